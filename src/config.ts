@@ -1,0 +1,61 @@
+// Configuration: every setting comes from an environment variable, validated once at start-up.
+import { z } from 'zod';
+
+const optionalUrl = (protocols: RegExp) =>
+  z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? undefined : value))
+    .optional()
+    .refine((value) => value === undefined || protocols.test(value), {
+      message: `must be a URL starting with ${protocols.source.replace(/[\^\\()]/g, '').replace('|', ' or ')}`,
+    });
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  EVENTSTORE_URL: optionalUrl(/^(esdb|esdb\+discover|kurrentdb):\/\//),
+  MONGODB_URL: optionalUrl(/^mongodb(\+srv)?:\/\//),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? undefined : value))
+    .optional()
+    .refine((value) => value === undefined || /^[\w.-]+:\d+$/.test(value), { message: 'must be host:port' }),
+  BOOTSTRAP_API_KEY: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || /^[\w-]{16,128}$/.test(value), {
+      message: 'must be 16 to 128 letters, digits, "_" or "-"',
+    }),
+  RATE_LIMIT_GET: positiveInt(100),
+  RATE_LIMIT_OTHER: positiveInt(25),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Parses the environment; a bad value yields one line naming the variable and what is allowed. */
+export function loadConfig(env: NodeJS.ProcessEnv): { ok: true; config: Config } | { ok: false; message: string } {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  const name = String(issue.path[0] ?? 'environment');
+  return { ok: false, message: `Invalid configuration: ${name} ${describeIssue(issue)} (got ${JSON.stringify(env[name] ?? '')})` };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`;
+    case 'invalid_type':
+      return `must be ${issue.expected === 'number' ? 'a whole number' : `a ${issue.expected}`}`;
+    default:
+      return issue.message.startsWith('must') ? issue.message : `is invalid: ${issue.message}`;
+  }
+}

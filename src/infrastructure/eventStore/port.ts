@@ -1,0 +1,57 @@
+// The event store port: streams of events, optimistic appends, and the global log.
+
+/** An event as a handler proposes it. */
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+}
+
+/** An event as stored: its place in its stream (revision, from 0) and in the whole log (position, from 1). */
+export interface RecordedEvent<Type extends string = string, Data = unknown> extends NewEvent<Type, Data> {
+  id: string;
+  stream: string;
+  revision: number;
+  position: number;
+  created: string;
+}
+
+/** What the stream's last revision must be for an append to go through. */
+export type ExpectedRevision = number | 'no_stream' | 'any';
+
+export interface AppendResult {
+  /** Revision of the last appended event. */
+  revision: number;
+  /** Global position of the last appended event. */
+  position: number;
+}
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  /** All events of a stream in order; an empty array when the stream does not exist. */
+  readStream(stream: string): Promise<RecordedEvent[]>;
+  /** Revision of the stream's last event, or -1 when the stream does not exist. */
+  streamRevision(stream: string): Promise<number>;
+  /** Appends atomically; throws WrongExpectedRevision when the stream has moved on. */
+  appendToStream(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Up to `limit` events of the whole log with a position greater than `after`. */
+  readAll(after: number, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * Catch-up subscription to the whole log: delivers every event after `after` in order, then live ones.
+   * The handler is awaited before the next event is delivered.
+   */
+  subscribeToAll(after: number, handler: (event: RecordedEvent) => Promise<void>): Subscription;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevision extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number,
+  ) {
+    super(`Stream ${stream} is at revision ${actual}, expected ${String(expected)}`);
+  }
+}

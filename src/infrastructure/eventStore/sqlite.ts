@@ -1,0 +1,147 @@
+// Embedded event store: one SQLite file, same semantics as EventStoreDB for what the service uses.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import Database from 'better-sqlite3';
+import {
+  WrongExpectedRevision,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type Subscription,
+} from './port.ts';
+
+interface Row {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  created: string;
+}
+
+const toEvent = (row: Row): RecordedEvent => ({
+  id: row.id,
+  stream: row.stream,
+  revision: row.revision,
+  position: row.position,
+  type: row.type,
+  data: JSON.parse(row.data),
+  created: row.created,
+});
+
+const BATCH = 500;
+
+export function createSqliteEventStore(file: string): EventStore {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS events (
+      position INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      stream TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT NOT NULL,
+      created TEXT NOT NULL,
+      UNIQUE (stream, revision)
+    )`);
+  const selectStream = db.prepare<[string], Row>('SELECT * FROM events WHERE stream = ? ORDER BY revision');
+  const selectRevision = db.prepare<[string], { revision: number | null }>(
+    'SELECT MAX(revision) AS revision FROM events WHERE stream = ?',
+  );
+  const selectAll = db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  const insert = db.prepare<[string, string, number, string, string, string]>(
+    'INSERT INTO events (id, stream, revision, type, data, created) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const appended = new EventEmitter();
+  appended.setMaxListeners(0);
+  let closed = false;
+
+  const currentRevision = (stream: string) => selectRevision.get(stream)?.revision ?? -1;
+
+  const append = db.transaction((stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
+    const actual = currentRevision(stream);
+    const ok = expected === 'any' || (expected === 'no_stream' ? actual === -1 : actual === expected);
+    if (!ok) throw new WrongExpectedRevision(stream, expected, actual);
+    const created = new Date().toISOString();
+    let revision = actual;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const info = insert.run(randomUUID(), stream, revision, event.type, JSON.stringify(event.data), created);
+      position = Number(info.lastInsertRowid);
+    }
+    return { revision, position };
+  });
+
+  return {
+    async readStream(stream) {
+      return selectStream.all(stream).map(toEvent);
+    },
+    async streamRevision(stream) {
+      return currentRevision(stream);
+    },
+    async appendToStream(stream, events, expected) {
+      if (events.length === 0) throw new Error('appendToStream needs at least one event');
+      const result = append(stream, events, expected);
+      appended.emit('appended');
+      return result;
+    },
+    async readAll(after, limit) {
+      return selectAll.all(after, limit).map(toEvent);
+    },
+    subscribeToAll(after, handler): Subscription {
+      let position = after;
+      let running = false;
+      let pending = false;
+      let stopped = false;
+      let idle: Promise<void> = Promise.resolve();
+      const drain = async () => {
+        if (running) {
+          pending = true;
+          return;
+        }
+        running = true;
+        try {
+          do {
+            pending = false;
+            for (;;) {
+              if (stopped || closed) return;
+              const rows = selectAll.all(position, BATCH);
+              if (rows.length === 0) break;
+              for (const row of rows) {
+                if (stopped) return;
+                await handler(toEvent(row));
+                position = row.position;
+              }
+            }
+          } while (pending);
+        } finally {
+          running = false;
+        }
+      };
+      const wake = () => {
+        idle = drain();
+        idle.catch((error: unknown) => appended.emit('error', error));
+      };
+      appended.on('appended', wake);
+      wake();
+      return {
+        async close() {
+          stopped = true;
+          appended.off('appended', wake);
+          await idle.catch(() => undefined);
+        },
+      };
+    },
+    async close() {
+      closed = true;
+      appended.removeAllListeners();
+      db.close();
+    },
+  };
+}
