@@ -11,7 +11,7 @@ const optionalUrl = (protocols: RegExp) =>
       message: `must be a URL starting with ${protocols.source.replace(/[\^\\()]/g, '').replace('|', ' or ')}`,
     });
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

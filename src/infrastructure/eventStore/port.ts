@@ -40,9 +40,16 @@ export interface EventStore {
   readAll(after: number, limit: number): Promise<RecordedEvent[]>;
   /**
    * Catch-up subscription to the whole log: delivers every event after `after` in order, then live ones.
-   * The handler is awaited before the next event is delivered.
+   * The handler is awaited before the next event is delivered. If the handler throws (or the store fails),
+   * the subscription stops and `onError` is called once with the error; without `onError` the error is
+   * left as an unhandled rejection, so a dead subscription is never silent.
+   * `close()` resolves once no handler call is in flight; no event is delivered after that.
    */
-  subscribeToAll(after: number, handler: (event: RecordedEvent) => Promise<void>): Subscription;
+  subscribeToAll(
+    after: number,
+    handler: (event: RecordedEvent) => Promise<void>,
+    onError?: (error: unknown) => void,
+  ): Subscription;
   close(): Promise<void>;
 }
 

@@ -33,6 +33,7 @@ const toEvent = (row: Row): RecordedEvent => ({
 });
 
 const BATCH = 500;
+const POLL_MS = 200;
 
 export function createSqliteEventStore(file: string): EventStore {
   const db = new Database(file);
@@ -94,17 +95,13 @@ export function createSqliteEventStore(file: string): EventStore {
     async readAll(after, limit) {
       return selectAll.all(after, limit).map(toEvent);
     },
-    subscribeToAll(after, handler): Subscription {
+    subscribeToAll(after, handler, onError): Subscription {
       let position = after;
       let running = false;
       let pending = false;
       let stopped = false;
       let idle: Promise<void> = Promise.resolve();
       const drain = async () => {
-        if (running) {
-          pending = true;
-          return;
-        }
         running = true;
         try {
           do {
@@ -124,16 +121,31 @@ export function createSqliteEventStore(file: string): EventStore {
           running = false;
         }
       };
+      const stop = () => {
+        stopped = true;
+        clearInterval(poll);
+        appended.off('appended', wake);
+      };
+      // `idle` must stay the drain in flight, so a wake during it only flags more work: close() awaits it.
       const wake = () => {
-        idle = drain();
-        idle.catch((error: unknown) => appended.emit('error', error));
+        if (running) {
+          pending = true;
+          return;
+        }
+        idle = drain().catch((error: unknown) => {
+          stop();
+          if (!onError) throw error;
+          onError(error);
+        });
       };
       appended.on('appended', wake);
+      // Other processes (the operator CLI) append to the same file; polling finds their events.
+      const poll = setInterval(wake, POLL_MS);
+      poll.unref();
       wake();
       return {
         async close() {
-          stopped = true;
-          appended.off('appended', wake);
+          stop();
           await idle.catch(() => undefined);
         },
       };

@@ -41,3 +41,14 @@ export interface ReadStore {
   collection<T extends Document = Document>(name: string): Collection<T>;
   close(): Promise<void>;
 }
+
+/** A `put` or a unique `ensureIndex` would give two documents the same key of a unique index. */
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Duplicate key in ${collection}: ${detail}`, options);
+  }
+}

@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1
+# One image for both processes of the service:
+#   API (REST /v1 + GraphQL admin + media files): npm start        (the default command)
+#   Temporal worker (workflows/ + activities):     npm run worker
+# The app runs its TypeScript directly with `tsx`, a regular dependency, so no build step and
+# no dev dependencies are needed (tsx reads tsconfig.json for the decorators at run time).
+
+# ---- dependencies (with a compiler toolchain in case a native module has no prebuilt binary)
+FROM node:20-bookworm-slim AS deps
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund \
+  && npm cache clean --force
+
+# ---- runtime
+FROM node:20-bookworm-slim
+# espeak-ng: text to speech; ffmpeg: mp3, HLS and mp4 encoding.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends espeak-ng ffmpeg ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+  DATA_DIR=/data \
+  PORT=3000
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+# The sources (src/, projections/, workflows/, schema/, tsconfig.json, ...) without the
+# checkout's own dependencies, data and logs. `COPY --exclude` needs the Dockerfile frontend
+# 1.19 or later, which the `syntax` line above selects.
+COPY --exclude=.git --exclude=node_modules --exclude=data --exclude=.test-data \
+  --exclude=test-artifacts --exclude=*.log . ./
+# Media files and (on the embedded defaults) the SQLite event store live in /data; the
+# directory belongs to the unprivileged `node` user so a fresh named volume inherits that.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+CMD ["npm", "start"]

@@ -1,0 +1,71 @@
+// Content items read model: one document per item, guarded by stream revision so replays are idempotent.
+import type { ContentEvent } from '../src/content/events.ts';
+import { CONTENT_ITEMS, contentIndexes, type ContentItemView } from '../src/content/readModel.ts';
+import type { RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
+import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
+import type { Projection } from './projection.ts';
+
+/** What an item shows for fields its creator left out or set to null. */
+const defaults = {
+  titleEnabled: true,
+  bodyEnabled: true,
+  summaryEnabled: false,
+  summaryTitleEnabled: false,
+  published: false,
+  videoPublished: false,
+  adsEnabled: true,
+  autoSegmentUpdatesEnabled: false,
+  aiSummaryUpdatesEnabled: false,
+  tags: [] as string[],
+};
+
+/** A field set to null takes its default; fields left out are not touched. */
+const nullsToDefaults = (fields: object) =>
+  Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [key, value === null && key in defaults ? defaults[key as keyof typeof defaults] : value]),
+  );
+
+export const contentItemsProjection: Projection = {
+  name: 'contentItems',
+  collections: { [CONTENT_ITEMS]: contentIndexes },
+
+  async apply(recorded: RecordedEvent, read: ReadStore) {
+    if (!recorded.stream.startsWith('content-')) return;
+    const items = read.collection<ContentItemView>(CONTENT_ITEMS);
+    const event = recorded as unknown as ContentEvent & RecordedEvent;
+    const id = recorded.stream.slice('content-'.length);
+    if (event.type === 'ContentCreated') {
+      const { projectId, contentType, fields, previewToken, created } = event.data;
+      if (await items.findOne({ _id: id })) return;
+      await items.put({
+        ...defaults,
+        ...(nullsToDefaults(fields) as Partial<ContentItemView>),
+        _id: id,
+        revision: recorded.revision,
+        projectId,
+        legacyId: recorded.position,
+        contentType,
+        status: 'queued',
+        previewToken,
+        audio: [],
+        video: [],
+        segments: [],
+        duration: null,
+        error: null,
+        created,
+        updated: created,
+      });
+      return;
+    }
+    const item = await items.findOne({ _id: id });
+    if (!item || recorded.revision <= item.revision) return;
+    switch (event.type) {
+      case 'ContentUpdated':
+        await items.put({ ...item, ...nullsToDefaults(event.data.changes), revision: recorded.revision, updated: event.data.updated });
+        return;
+      case 'ContentDeleted':
+        await items.deleteOne(id);
+        return;
+    }
+  },
+};

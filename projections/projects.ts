@@ -1,0 +1,32 @@
+// Projects read model: one document per project, guarded by stream revision so replays are idempotent.
+import type { ProjectEvent } from '../src/projects/events.ts';
+import { PROJECTS, projectDefaults, projectIndexes, type ProjectView } from '../src/projects/readModel.ts';
+import type { RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
+import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
+import type { Projection } from './projection.ts';
+
+export const projectsProjection: Projection = {
+  name: 'projects',
+  collections: { [PROJECTS]: projectIndexes },
+
+  async apply(recorded: RecordedEvent, read: ReadStore) {
+    if (!recorded.stream.startsWith('project-')) return;
+    const projects = read.collection<ProjectView>(PROJECTS);
+    const event = recorded as unknown as ProjectEvent;
+    const _id = recorded.stream.slice('project-'.length);
+    if (event.type === 'ProjectCreated') {
+      const { projectId, organizationId, fields, created } = event.data;
+      if (await projects.findOne({ _id })) return;
+      const view = { ...projectDefaults, ...fields, name: fields.name ?? '' };
+      await projects.put({ ...view, _id, revision: recorded.revision, id: projectId, organizationId, created, updated: created });
+      return;
+    }
+    const project = await projects.findOne({ _id });
+    if (!project || recorded.revision <= project.revision) return;
+    if (event.type === 'ProjectUpdated') {
+      await projects.put({ ...project, ...event.data.changes, revision: recorded.revision, updated: event.data.updated });
+    } else {
+      await projects.deleteOne(_id);
+    }
+  },
+};

@@ -1,0 +1,104 @@
+// Runs projections over the global log: one catch-up subscription, a checkpoint per projection beside its data.
+import type { EventStore, RecordedEvent, Subscription } from '../src/infrastructure/eventStore/port.ts';
+import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
+import { CHECKPOINTS, type Projection } from './projection.ts';
+
+type Checkpoint = { _id: string; position: number };
+
+export interface ProjectionRunner {
+  /** Resolves once every projection has applied the event at `position` (read-your-writes). */
+  waitFor(position: number): Promise<void>;
+  /** Position of the last event every projection has applied. */
+  readonly position: number;
+  close(): Promise<void>;
+}
+
+export interface RunnerOptions {
+  onProgress?: (position: number) => void;
+  log?: (message: string) => void;
+}
+
+export async function ensureCollections(read: ReadStore, projections: Projection[]): Promise<void> {
+  for (const projection of projections) {
+    for (const [name, indexes] of Object.entries(projection.collections)) {
+      for (const index of indexes) await read.collection(name).ensureIndex(index);
+    }
+  }
+}
+
+export async function startProjections(
+  events: EventStore,
+  read: ReadStore,
+  projections: Projection[],
+  options: RunnerOptions = {},
+): Promise<ProjectionRunner> {
+  await ensureCollections(read, projections);
+  const checkpoints = read.collection<Checkpoint>(CHECKPOINTS);
+  const applied = new Map<string, number>();
+  for (const projection of projections) {
+    applied.set(projection.name, (await checkpoints.findOne({ _id: projection.name }))?.position ?? 0);
+  }
+  let position = Math.min(...applied.values());
+  let closed = false;
+  const waiters = new Set<{ position: number; resolve: () => void }>();
+
+  const applyWithRetry = async (projection: Projection, event: RecordedEvent) => {
+    // A read store that went away is waited for: skipping the event would lose it.
+    for (let delay = 100; !closed; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        await projection.apply(event, read);
+        await checkpoints.put({ _id: projection.name, position: event.position });
+        return;
+      } catch (error) {
+        options.log?.(`projection ${projection.name} failed at position ${event.position}, retrying: ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  };
+
+  const subscription: Subscription = events.subscribeToAll(
+    position,
+    async (event) => {
+      for (const projection of projections) {
+        if (event.position <= applied.get(projection.name)!) continue;
+        await applyWithRetry(projection, event);
+        applied.set(projection.name, event.position);
+      }
+      position = event.position;
+      options.onProgress?.(position);
+      for (const waiter of waiters) {
+        if (waiter.position <= position) {
+          waiters.delete(waiter);
+          waiter.resolve();
+        }
+      }
+    },
+    (error) => options.log?.(`projection subscription stopped: ${String(error)}`),
+  );
+
+  return {
+    get position() {
+      return position;
+    },
+    waitFor(target) {
+      if (target <= position) return Promise.resolve();
+      return new Promise((resolve) => waiters.add({ position: target, resolve }));
+    },
+    async close() {
+      closed = true;
+      await subscription.close();
+      for (const waiter of waiters) waiter.resolve();
+    },
+  };
+}
+
+/** Resolves when the runner has applied everything that was in the log when it was called. */
+export async function catchUp(events: EventStore, runner: ProjectionRunner): Promise<void> {
+  let head = runner.position;
+  for (;;) {
+    const page = await events.readAll(head, 1000);
+    if (page.length === 0) break;
+    head = page[page.length - 1]!.position;
+  }
+  await runner.waitFor(head);
+}

@@ -1,0 +1,61 @@
+// Builds the Koa application from its dependencies; it reads no configuration itself.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { EventStore } from './infrastructure/eventStore/port.ts';
+import type { ReadStore } from './infrastructure/readStore/port.ts';
+import type { ProjectionRunner } from '../projections/runner.ts';
+import { createContentHandlers } from './content/handlers.ts';
+import { contentRoutes } from './content/routes.ts';
+import { contentActions } from './content/actions.ts';
+import { createProjectHandlers } from './projects/handlers.ts';
+import { projectRoutes } from './projects/routes.ts';
+import { projectActions } from './projects/actions.ts';
+import { authenticate } from './http/auth.ts';
+import { errorHandler, sendError } from './http/errors.ts';
+import { rateLimit } from './http/rateLimit.ts';
+import { mountGraphql } from './graphql/server.ts';
+
+export interface AppDeps {
+  events: EventStore;
+  read: ReadStore;
+  runner: ProjectionRunner;
+  limits: { get: number; other: number };
+  now: () => Date;
+  log: (message: string) => void;
+}
+
+export type Services = AppDeps & {
+  content: ReturnType<typeof createContentHandlers>;
+  projects: ReturnType<typeof createProjectHandlers>;
+};
+
+export const BODY_LIMIT = '2mb';
+
+export async function createApp(deps: AppDeps): Promise<Koa> {
+  const services: Services = { ...deps, content: createContentHandlers(deps.events), projects: createProjectHandlers(deps.events) };
+  const router = new Router({ prefix: '/v1' });
+  const actions = { content: contentActions(services), projects: projectActions(services) };
+  contentRoutes(router, actions.content);
+  projectRoutes(router, actions.projects);
+
+  const app = new Koa();
+  app.proxy = true;
+  app.use(errorHandler(deps.log));
+  app.use(async function matchRoute(ctx, next) {
+    if (ctx.path === '/graphql') return next();
+    const match = router.match(ctx.path, ctx.method);
+    if (match.path.length === 0) return sendError(ctx, 404, 'Not Found');
+    if (!match.route) {
+      ctx.set('Allow', [...new Set(match.path.flatMap((layer) => layer.methods))].join(', '));
+      return sendError(ctx, 405, 'Method Not Allowed');
+    }
+    return next();
+  });
+  app.use(authenticate(deps.read));
+  app.use(rateLimit(deps.limits));
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
+  await mountGraphql(app, actions);
+  app.use(router.routes());
+  return app;
+}

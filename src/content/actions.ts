@@ -1,0 +1,69 @@
+// Content use cases shared by the REST routes and the GraphQL resolvers; answers are wire-shaped.
+import type { Context } from 'koa';
+import type { Services } from '../app.ts';
+import { reachableProject } from '../http/auth.ts';
+import { notFound } from '../shared/errors.ts';
+import { parseOrThrow } from '../shared/validation.ts';
+import { batchDeleteSchema, type SegmentsDetail } from './commands.ts';
+import { findContent, listContent, type ContentItemView } from './readModel.ts';
+import { contentToWire, parseListQuery } from './wire.ts';
+
+export type ContentActions = ReturnType<typeof contentActions>;
+
+export function contentActions({ read, runner, content, now }: Services) {
+  const existing = async (projectId: number, ref: string): Promise<ContentItemView> => {
+    const item = await findContent(read, projectId, ref);
+    if (!item) throw notFound();
+    return item;
+  };
+
+  /** Answers from the read model once it has applied the command's events (read-your-writes). */
+  const afterWrite = async (projectId: number, contentId: string, position: number, detail: SegmentsDetail) => {
+    await runner.waitFor(position);
+    return contentToWire(await existing(projectId, contentId), detail);
+  };
+
+  return {
+    async create(ctx: Context, projectRef: string | undefined, body: unknown, detail: SegmentsDetail) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const { contentId, position } = await content.create(project.id, body, now());
+      return afterWrite(project.id, contentId, position, detail);
+    },
+
+    async list(ctx: Context, projectRef: string | undefined, query: Record<string, unknown>) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const parsed = parseListQuery(query);
+      return (await listContent(read, project.id, parsed)).map((item) => contentToWire(item, parsed.detail));
+    },
+
+    async get(ctx: Context, projectRef: string | undefined, ref: string, detail: SegmentsDetail) {
+      const project = await reachableProject(ctx, read, projectRef);
+      return contentToWire(await existing(project.id, ref), detail);
+    },
+
+    async update(ctx: Context, projectRef: string | undefined, ref: string, body: unknown, detail: SegmentsDetail) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const item = await existing(project.id, ref);
+      const position = await content.update(project.id, item._id, item.contentType, body, now());
+      return afterWrite(project.id, item._id, position, detail);
+    },
+
+    async remove(ctx: Context, projectRef: string | undefined, ref: string) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const item = await existing(project.id, ref);
+      await runner.waitFor(await content.remove(project.id, item._id, now()));
+    },
+
+    /** Ids that match nothing are skipped, so a retried batch answers the same. */
+    async removeMany(ctx: Context, projectRef: string | undefined, body: unknown) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const { ids } = parseOrThrow(batchDeleteSchema, body);
+      let position = 0;
+      for (const ref of new Set(ids.map(String))) {
+        const item = await findContent(read, project.id, ref);
+        if (item) position = Math.max(position, await content.remove(project.id, item._id, now()));
+      }
+      await runner.waitFor(position);
+    },
+  };
+}

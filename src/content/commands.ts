@@ -1,0 +1,142 @@
+// What clients may send to create or update content, as zod schemas of the wire format (snake_case).
+import { z } from 'zod';
+import { cropCoordinates, httpUrl, languageCode, positiveId } from '../shared/wireSchemas.ts';
+
+export const contentTypes = ['auto_segment', 'manual_segment', 'audio_upload'] as const;
+export type ContentType = (typeof contentTypes)[number];
+
+const optionalBoolean = z.boolean().nullable().optional();
+const nullableUrl = httpUrl.nullable().optional();
+
+const videoSettingsOfMedia = z.object({
+  enabled: z.boolean().optional(),
+  volume: z.number().int().min(0).max(100).optional(),
+  plays_in_background: z.boolean().optional(),
+  hides_background_images: z.boolean().optional(),
+  crop_coordinates: cropCoordinates.optional(),
+});
+
+const segment = z
+  .object({
+    content_type: z.enum(['text', 'audio', 'image', 'video']).default('text'),
+    section: z.enum(['title', 'summary', 'body']).nullable().optional(),
+    marker: z.string().max(200).nullable().optional(),
+    text: z.string().min(1).max(100_000).nullable().optional(),
+    audio_url: nullableUrl,
+    image_url: nullableUrl,
+    video_url: nullableUrl,
+    voice: z.object({ id: positiveId }).nullable().optional(),
+    language: z.object({ code: languageCode }).nullable().optional(),
+    preprocessing_settings: z.object({ ai_preprocessing_enabled: z.boolean().optional() }).nullable().optional(),
+    video_settings: videoSettingsOfMedia.nullable().optional(),
+    pauses: z.array(z.object({ time: z.number().min(0), index: z.number().int().min(0) })).max(100).optional(),
+  })
+  .superRefine((value, ctx) => {
+    const field = value.content_type === 'text' ? 'text' : (`${value.content_type}_url` as const);
+    if (value[field] == null) {
+      ctx.addIssue({ code: 'custom', path: [field], message: `is required when content_type is ${value.content_type}` });
+    }
+  });
+
+/** Fields every content type accepts. */
+const common = {
+  title: z.string().min(1).max(500).nullable().optional(),
+  summary: z.string().max(2000).nullable().optional(),
+  title_enabled: z.boolean().optional(),
+  body_enabled: z.boolean().optional(),
+  summary_enabled: z.boolean().optional(),
+  summary_title_enabled: z.boolean().optional(),
+  source_id: z.string().trim().min(1).max(255).nullable().optional(),
+  source_url: nullableUrl,
+  author: z.string().max(500).nullable().optional(),
+  tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+  image_url: nullableUrl,
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  published: optionalBoolean,
+  video_published: optionalBoolean,
+  publish_date: z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value).toISOString())
+    .nullable()
+    .optional(),
+  ads_enabled: optionalBoolean,
+  auto_segment_updates_enabled: optionalBoolean,
+  ai_summary_updates_enabled: z.boolean().optional(),
+  ai_summary_prompt: z.string().max(1000).nullable().optional(),
+  title_voice_id: positiveId.nullable().optional(),
+  summary_voice_id: positiveId.nullable().optional(),
+  body_voice_id: positiveId.nullable().optional(),
+  language: languageCode.nullable().optional(),
+  background_track: z
+    .object({ enabled: z.boolean().optional(), track: z.object({ id: positiveId }).nullable().optional() })
+    .nullable()
+    .optional(),
+  summarization_settings: z
+    .object({
+      enabled: z.boolean().optional(),
+      model: z.string().max(100).nullable().optional(),
+      prompt: z.string().max(1000).nullable().optional(),
+      temperature: z.number().min(0).max(2).nullable().optional(),
+      limit_token_usage: z.number().int().min(1).max(3000).nullable().optional(),
+      template: z.object({ id: positiveId }).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  video_settings: z
+    .object({
+      enabled: z.boolean().optional(),
+      variants: z.array(z.string().max(50)).max(20).optional(),
+      sizes: z
+        .array(
+          z.object({
+            name: z.string().max(50),
+            width: z.number().int().min(1).max(7680),
+            height: z.number().int().min(1).max(7680),
+            enabled: z.boolean().optional(),
+          }),
+        )
+        .max(10)
+        .optional(),
+      template: z.object({ id: positiveId }).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  feature_image: z
+    .object({ url: httpUrl, video_settings: z.object({ enabled: z.boolean().optional(), crop_coordinates: cropCoordinates.optional() }).optional() })
+    .nullable()
+    .optional(),
+  feature_video: z.object({ url: httpUrl, video_settings: videoSettingsOfMedia.optional() }).nullable().optional(),
+  preprocessing_settings: z.object({ ai_preprocessing_enabled: z.boolean().optional() }).nullable().optional(),
+};
+
+const typeSpecific = {
+  auto_segment: { body: z.string().min(1).max(100_000) },
+  manual_segment: { segments: z.array(segment).min(1).max(2000) },
+  audio_upload: { audio_url: httpUrl },
+} as const;
+
+export const createContentSchemas = {
+  auto_segment: z.object({ ...common, ...typeSpecific.auto_segment }),
+  manual_segment: z.object({ ...common, ...typeSpecific.manual_segment }),
+  audio_upload: z.object({ ...common, ...typeSpecific.audio_upload }),
+};
+
+export const updateContentSchemas = {
+  auto_segment: createContentSchemas.auto_segment.partial(),
+  manual_segment: createContentSchemas.manual_segment.partial(),
+  audio_upload: createContentSchemas.audio_upload.partial(),
+};
+
+export type ContentWireFields = z.infer<(typeof createContentSchemas)[ContentType]> & {
+  body?: string;
+  segments?: z.infer<typeof segment>[];
+  audio_url?: string;
+};
+export type SegmentInput = z.infer<typeof segment>;
+
+export const batchDeleteSchema = z.object({
+  ids: z.array(z.union([z.string().trim().min(1).max(255), z.number().int().min(1)])).min(1).max(100),
+});
+
+export const segmentsDetail = z.enum(['none', 'partial', 'full']);
+export type SegmentsDetail = z.infer<typeof segmentsDetail>;

@@ -1,0 +1,95 @@
+// Content commands: load the stream, decide, append; source-id claims keep `source_id` unique per project.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { camelKeys } from '../shared/caseMapping.ts';
+import { foldStream, handleCommand } from '../shared/decider.ts';
+import { invalid } from '../shared/errors.ts';
+import { parseOrThrow } from '../shared/validation.ts';
+import type { EventStore } from '../infrastructure/eventStore/port.ts';
+import { contentTypes, createContentSchemas, updateContentSchemas, type ContentType } from './commands.ts';
+import { CLAIM_GRACE_MS, contentDecider, sourceIdDecider } from './decider.ts';
+import { contentStream, type ContentFields } from './events.ts';
+
+const sourceIdStream = (projectId: number, sourceId: string) =>
+  `content_source-${projectId}-${createHash('sha256').update(sourceId).digest('hex').slice(0, 40)}`;
+
+export interface ContentHandlers {
+  create(projectId: number, body: unknown, now: Date): Promise<{ contentId: string; position: number }>;
+  update(projectId: number, contentId: string, contentType: ContentType, body: unknown, now: Date): Promise<number>;
+  remove(projectId: number, contentId: string, now: Date): Promise<number>;
+}
+
+export function createContentHandlers(store: EventStore): ContentHandlers {
+  const claim = async (projectId: number, sourceId: string, contentId: string, now: string) => {
+    const stream = sourceIdStream(projectId, sourceId);
+    const owner = foldStream(sourceIdDecider, await store.readStream(stream));
+    const ownerAlive = owner.ownerId ? await isAlive(owner.ownerId, owner.claimed!, now) : false;
+    await handleCommand(store, stream, sourceIdDecider, { kind: 'ClaimSourceId', projectId, sourceId, contentId, now, ownerAlive });
+  };
+
+  // A claim holder is alive while its item exists, or briefly before its item is written.
+  const isAlive = async (contentId: string, claimed: string, now: string) => {
+    const state = foldStream(contentDecider, await store.readStream(contentStream(contentId)));
+    if (state.status === 'active') return true;
+    return state.status === 'absent' && Date.parse(now) - Date.parse(claimed) < CLAIM_GRACE_MS;
+  };
+
+  const release = (projectId: number, sourceId: string, contentId: string) =>
+    handleCommand(store, sourceIdStream(projectId, sourceId), sourceIdDecider, { kind: 'ReleaseSourceId', contentId });
+
+  return {
+    async create(projectId, body, now) {
+      const contentType = typeOf(body);
+      const wire = parseOrThrow(createContentSchemas[contentType], body);
+      const fields = camelKeys<ContentFields>(wire);
+      const contentId = randomUUID();
+      const at = now.toISOString();
+      if (fields.sourceId) await claim(projectId, fields.sourceId, contentId, at);
+      const previewToken = randomBytes(18).toString('base64url');
+      const command = { kind: 'CreateContent', contentId, projectId, contentType, fields, previewToken, now: at } as const;
+      const { position } = await handleCommand(store, contentStream(contentId), contentDecider, command);
+      return { contentId, position };
+    },
+
+    async update(projectId, contentId, contentType, body, now) {
+      if (isObject(body) && body.type !== undefined && body.type !== contentType) {
+        throw invalid([{ location: 'type', message: `cannot be changed (the item is ${contentType})` }]);
+      }
+      const wire = parseOrThrow(updateContentSchemas[contentType], body);
+      const changes = camelKeys<Partial<ContentFields>>(wire);
+      const at = now.toISOString();
+      const before = foldStream(contentDecider, await store.readStream(contentStream(contentId)));
+      const newSourceId = 'sourceId' in changes && changes.sourceId !== before.sourceId ? changes.sourceId : undefined;
+      if (newSourceId) await claim(projectId, newSourceId, contentId, at);
+      const { position } = await handleCommand(store, contentStream(contentId), contentDecider, {
+        kind: 'UpdateContent',
+        projectId,
+        changes,
+        now: at,
+      });
+      if ('sourceId' in changes && before.sourceId && before.sourceId !== changes.sourceId) {
+        await release(projectId, before.sourceId, contentId);
+      }
+      return position;
+    },
+
+    async remove(projectId, contentId, now) {
+      const { state, position } = await handleCommand(store, contentStream(contentId), contentDecider, {
+        kind: 'DeleteContent',
+        projectId,
+        now: now.toISOString(),
+      });
+      if (state.sourceId) await release(projectId, state.sourceId, contentId);
+      return position;
+    },
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The body shape is chosen by `type`, which defaults to auto_segment. */
+function typeOf(body: unknown): ContentType {
+  if (!isObject(body)) throw invalid([{ location: 'body', message: 'must be a JSON object' }]);
+  const type = body.type ?? 'auto_segment';
+  if (typeof type === 'string' && (contentTypes as readonly string[]).includes(type)) return type as ContentType;
+  throw invalid([{ location: 'type', message: `must be one of: ${contentTypes.join(', ')}` }]);
+}

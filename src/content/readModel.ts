@@ -1,0 +1,77 @@
+// The content item read model: its document type and the queries the API makes of it.
+import type { Filter, IndexSpec, ReadStore, Sort } from '../infrastructure/readStore/port.ts';
+import type { ContentType } from './commands.ts';
+import type { ContentFields } from './events.ts';
+
+export const CONTENT_ITEMS = 'contentItems';
+
+export const contentStatuses = ['draft', 'queued', 'processing', 'processed', 'skipped', 'error'] as const;
+export type ContentStatus = (typeof contentStatuses)[number];
+
+export interface MediaFile {
+  id: number;
+  content_type: string;
+  url: string;
+  duration: number;
+  variant?: 'article' | 'summary';
+}
+
+export type ContentItemView = ContentFields & {
+  _id: string;
+  revision: number;
+  projectId: number;
+  legacyId: number;
+  contentType: ContentType;
+  status: ContentStatus;
+  previewToken: string;
+  audio: MediaFile[];
+  video: MediaFile[];
+  segments: Record<string, unknown>[];
+  duration: number | null;
+  error: string | null;
+  created: string;
+  updated: string;
+};
+
+export const contentIndexes: IndexSpec[] = [
+  { name: 'project_created', keys: { projectId: 1, created: -1 } },
+  { name: 'project_source_id', keys: { projectId: 1, sourceId: 1 } },
+  { name: 'project_legacy_id', keys: { projectId: 1, legacyId: 1 } },
+  { name: 'project_source_url', keys: { projectId: 1, sourceUrl: 1 } },
+];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resolves a route's `{id}`: a UUID is the item id; anything else is first a `source_id`
+ * (clients use their own post ids, often numeric), then a legacy numeric id.
+ */
+export async function findContent(read: ReadStore, projectId: number, ref: string): Promise<ContentItemView | null> {
+  const items = read.collection<ContentItemView>(CONTENT_ITEMS);
+  if (UUID.test(ref)) return items.findOne({ _id: ref.toLowerCase(), projectId });
+  const bySource = await items.findOne({ projectId, sourceId: ref });
+  if (bySource || !/^\d{1,15}$/.test(ref)) return bySource;
+  return items.findOne({ projectId, legacyId: Number(ref) });
+}
+
+export interface ContentListQuery {
+  filter: Filter;
+  sort: Sort;
+  offset: number;
+  limit: number;
+}
+
+export function listContent(read: ReadStore, projectId: number, query: ContentListQuery): Promise<ContentItemView[]> {
+  return read
+    .collection<ContentItemView>(CONTENT_ITEMS)
+    .find({ ...query.filter, projectId }, { sort: query.sort, skip: query.offset, limit: query.limit });
+}
+
+export async function contentStatsOf(read: ReadStore, projectId: number): Promise<{ total: number; lastUpdated: string | null }> {
+  const items = read.collection<ContentItemView>(CONTENT_ITEMS);
+  const [total, latest] = await Promise.all([
+    items.count({ projectId }),
+    items.find({ projectId }, { sort: { updated: -1 }, limit: 1 }),
+  ]);
+  return { total, lastUpdated: latest[0]?.updated ?? null };
+}

@@ -1,0 +1,8 @@
+// Builds the GraphQL schema from the resolvers; the SDL in schema/ is printed from it.
+import 'reflect-metadata';
+import { buildSchema } from 'type-graphql';
+import type { GraphQLSchema } from 'graphql';
+import { ContentResolver, ProjectResolver } from './resolvers.ts';
+
+export const buildGraphqlSchema = (): Promise<GraphQLSchema> =>
+  buildSchema({ resolvers: [ProjectResolver, ContentResolver], validate: false });

@@ -1,0 +1,42 @@
+// API key authentication: who is calling, and what they may reach.
+import type { Context, Next } from 'koa';
+import { forbidden, notFound, unauthorized } from '../shared/errors.ts';
+import type { ReadStore } from '../infrastructure/readStore/port.ts';
+import { findApiKey } from '../organizations/readModel.ts';
+import { findProject, type ProjectView } from '../projects/readModel.ts';
+
+export interface Principal {
+  keyHash: string;
+  organizationId: number;
+  scope: 'organization' | 'project';
+  projectId: number | null;
+}
+
+export function authenticate(read: ReadStore) {
+  return async function requireApiKey(ctx: Context, next: Next) {
+    const key = ctx.get('x-api-key');
+    const found = key ? await findApiKey(read, key) : null;
+    if (!found) throw unauthorized();
+    ctx.state.principal = { keyHash: found._id, organizationId: found.organizationId, scope: found.scope, projectId: found.projectId } satisfies Principal;
+    await next();
+  };
+}
+
+export const principalOf = (ctx: Context): Principal => ctx.state.principal as Principal;
+
+export const canReach = (principal: Principal, project: ProjectView) =>
+  project.organizationId === principal.organizationId && (principal.scope === 'organization' || principal.projectId === project.id);
+
+/** The project of a route, if the caller may reach it; anything else is a 404 so other projects stay invisible. */
+export async function reachableProject(ctx: Context, read: ReadStore, param: string | undefined): Promise<ProjectView> {
+  const projectId = /^\d{1,12}$/.test(param ?? '') ? Number(param) : NaN;
+  const project = Number.isSafeInteger(projectId) ? await findProject(read, projectId) : null;
+  if (!project || !canReach(principalOf(ctx), project)) throw notFound();
+  return project;
+}
+
+export function requireOrganizationKey(ctx: Context): Principal {
+  const principal = principalOf(ctx);
+  if (principal.scope !== 'organization') throw forbidden();
+  return principal;
+}

@@ -1,0 +1,44 @@
+// Maps every failure to the error shape {code, message[, errors]}; client mistakes never become a 500.
+import type { Context, Next } from 'koa';
+import { AppError, httpStatusOf } from '../shared/errors.ts';
+
+const reasons: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Request body too large',
+  415: 'Unsupported Media Type',
+};
+
+export const sendError = (ctx: Context, status: number, message: string, errors?: unknown[]) => {
+  ctx.status = status;
+  ctx.body = errors ? { code: status, message, errors } : { code: status, message };
+};
+
+export function errorHandler(log: (message: string) => void) {
+  return async function handleErrors(ctx: Context, next: Next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) sendError(ctx, 404, 'Not Found');
+    } catch (error) {
+      if (error instanceof AppError) {
+        sendError(ctx, httpStatusOf[error.kind], error.message, error.kind === 'Invalid' ? error.errors : undefined);
+        return;
+      }
+      const status = clientStatusOf(error);
+      if (status) {
+        const parseFailure = status === 400 && error instanceof SyntaxError;
+        sendError(ctx, status, parseFailure ? 'Malformed JSON' : (reasons[status] ?? 'Bad Request'));
+        return;
+      }
+      log(`error on ${ctx.method} ${ctx.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      sendError(ctx, 500, 'Internal Server Error');
+    }
+  };
+}
+
+/** Body-parser and Koa errors carry a 4xx status when the client caused them. */
+function clientStatusOf(error: unknown): number | null {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}

@@ -1,0 +1,54 @@
+// Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
+import 'reflect-metadata';
+import { loadConfig } from './config.ts';
+import { openInfrastructure } from './composition.ts';
+import { createApp } from './app.ts';
+import { allProjections } from '../projections/index.ts';
+import { catchUp, startProjections } from '../projections/runner.ts';
+import { bootstrapIfEmpty } from './organizations/bootstrap.ts';
+
+const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
+
+const loaded = loadConfig(process.env);
+if (!loaded.ok) {
+  console.error(loaded.message);
+  process.exit(1);
+}
+const config = loaded.config;
+
+const infrastructure = await openInfrastructure(config);
+const runner = await startProjections(infrastructure.events, infrastructure.read, allProjections, { log });
+await catchUp(infrastructure.events, runner);
+
+const bootstrapped = await bootstrapIfEmpty(infrastructure.events, config.BOOTSTRAP_API_KEY, new Date());
+if (bootstrapped) {
+  await runner.waitFor(bootstrapped.position);
+  log(
+    `first start: created organization ${bootstrapped.organizationId}, project ${bootstrapped.projectId} ` +
+      `and organization API key ${bootstrapped.apiKey} (shown once; keep it)`,
+  );
+}
+
+const app = await createApp({
+  events: infrastructure.events,
+  read: infrastructure.read,
+  runner,
+  limits: { get: config.RATE_LIMIT_GET, other: config.RATE_LIMIT_OTHER },
+  now: () => new Date(),
+  log,
+});
+const server = app.listen(config.PORT, config.HOST, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  log(`listening on http://127.0.0.1:${port}/v1`);
+});
+server.keepAliveTimeout = 65_000;
+
+const shutdown = async () => {
+  server.close();
+  await runner.close();
+  await infrastructure.close();
+  process.exit(0);
+};
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);

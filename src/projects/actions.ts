@@ -1,0 +1,62 @@
+// Project use cases shared by the REST routes and the GraphQL resolvers; answers are wire-shaped.
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Services } from '../app.ts';
+import { principalOf, reachableProject, requireOrganizationKey } from '../http/auth.ts';
+import { contentStatsOf } from '../content/readModel.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../content/wire.ts';
+import { parseOrThrow } from '../shared/validation.ts';
+import { queryInt } from '../shared/wireSchemas.ts';
+import { findProject, listProjects, type ProjectView } from './readModel.ts';
+import { projectToWire } from './wire.ts';
+
+const pageQuery = z.object({
+  'pagination[limit]': queryInt(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  'pagination[offset]': queryInt(0, 1_000_000_000).default(0),
+});
+
+export type ProjectActions = ReturnType<typeof projectActions>;
+
+export function projectActions({ read, runner, projects, now }: Services) {
+  const toWire = async (project: ProjectView) => projectToWire(project, await contentStatsOf(read, project.id));
+  const reread = async (projectId: number, position: number) => {
+    await runner.waitFor(position);
+    return toWire((await findProject(read, projectId))!);
+  };
+
+  return {
+    /** An organization key lists its organization's projects; a project key sees its own project. */
+    async list(ctx: Context, query: Record<string, unknown>) {
+      const page = parseOrThrow(pageQuery, query, 'Invalid query parameters');
+      const principal = principalOf(ctx);
+      const offset = page['pagination[offset]'];
+      const limit = page['pagination[limit]'];
+      const found =
+        principal.scope === 'organization'
+          ? await listProjects(read, principal.organizationId, offset, limit)
+          : [await findProject(read, principal.projectId!)].filter((project) => project !== null).slice(offset, offset + limit);
+      return Promise.all(found.map(toWire));
+    },
+
+    async create(ctx: Context, body: unknown) {
+      const principal = requireOrganizationKey(ctx);
+      const { projectId, position } = await projects.create(principal.organizationId, body, now());
+      return reread(projectId, position);
+    },
+
+    async get(ctx: Context, projectRef: string | undefined) {
+      return toWire(await reachableProject(ctx, read, projectRef));
+    },
+
+    async update(ctx: Context, projectRef: string | undefined, body: unknown) {
+      const project = await reachableProject(ctx, read, projectRef);
+      return reread(project.id, await projects.update(project.id, body, now()));
+    },
+
+    async remove(ctx: Context, projectRef: string | undefined) {
+      const project = await reachableProject(ctx, read, projectRef);
+      requireOrganizationKey(ctx);
+      await runner.waitFor(await projects.remove(project.id, now()));
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// zod building blocks shared by the request schemas of several capabilities.
+import { z } from 'zod';
+
+export const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+export const languageCode = z.string().max(10).regex(/^[a-z]{2}(_[A-Z]{2})?$/);
+export const positiveId = z.number().int().min(1);
+export const cssColor = z.string().trim().min(1).max(100);
+export const cropCoordinates = z
+  .object({ '16:9': z.array(z.number()).max(4).optional(), '9:16': z.array(z.number()).max(4).optional() })
+  .nullable();
+
+/** Query-string booleans: `true`/`false`/`1`/`0`. */
+export const queryBoolean = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .refine((value) => /^\d{1,12}$/.test(value), 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const ISO_DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A date (`yyyy-mm-dd`, midnight UTC) or date-time in a query string, normalised to UTC ISO. */
+export const queryDateTime = z
+  .string()
+  .refine((value) => ISO_DATE_OR_DATETIME.test(value) && !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date-time')
+  .transform((value) => new Date(value).toISOString());

@@ -1,0 +1,103 @@
+// Starts the real service as a child process (embedded default, or FerretDB when TEST_MONGODB_URL is set).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const TEST_KEY = 'test_bootstrap_key_0123456789';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  dataDir: string;
+  env: Record<string, string>;
+  output: () => string;
+  request<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; key?: string | null; headers?: Record<string, string> }): Promise<Reply<T>>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'service-test-'));
+
+/** Environment of a test server; with TEST_MONGODB_URL each data dir gets its own database. */
+export function serverEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/root',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_API_KEY: TEST_KEY,
+    RATE_LIMIT_GET: '100000',
+    RATE_LIMIT_OTHER: '100000',
+  };
+  if (process.env.TEST_MONGODB_URL) env.MONGODB_URL = `${process.env.TEST_MONGODB_URL}/t_${path.basename(dataDir).replace(/\W/g, '_')}`;
+  return { ...env, ...extra };
+}
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? newDataDir();
+  const env = serverEnv(dataDir, options.env);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    dataDir,
+    env,
+    output: () => output,
+    request: (method, requestPath, opts = {}) => send(baseUrl, method, requestPath, opts),
+    stop: (signal = 'SIGTERM') => stopChild(child, signal),
+  };
+}
+
+async function send(baseUrl: string, method: string, requestPath: string, options: { body?: unknown; rawBody?: string; key?: string | null; headers?: Record<string, string> }): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? TEST_KEY : options.key;
+  if (key !== null) headers['x-api-key'] = key;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${requestPath}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+export const uniqueId = () => randomUUID().slice(0, 8);
