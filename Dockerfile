@@ -26,11 +26,8 @@ ENV NODE_ENV=production \
   PORT=3000
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-# The sources (src/, projections/, workflows/, schema/, tsconfig.json, ...) without the
-# checkout's own dependencies, data and logs. `COPY --exclude` needs the Dockerfile frontend
-# 1.19 or later, which the `syntax` line above selects.
-COPY --exclude=.git --exclude=node_modules --exclude=data --exclude=.test-data \
-  --exclude=test-artifacts --exclude=*.log . ./
+# The sources; .dockerignore keeps the checkout's dependencies, data and logs out.
+COPY . ./
 # Media files and (on the embedded defaults) the SQLite event store live in /data; the
 # directory belongs to the unprivileged `node` user so a fresh named volume inherits that.
 RUN mkdir -p /data && chown node:node /data

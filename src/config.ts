@@ -27,6 +27,7 @@ export const configSchema = z.object({
     .refine((value) => value === undefined || /^[\w.-]+:\d+$/.test(value), { message: 'must be host:port' }),
   BOOTSTRAP_API_KEY: z
     .string()
+    .transform((value) => (value === '' ? undefined : value))
     .optional()
     .refine((value) => value === undefined || /^[\w-]{16,128}$/.test(value), {
       message: 'must be 16 to 128 letters, digits, "_" or "-"',
