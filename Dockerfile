@@ -28,6 +28,8 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 # The sources; .dockerignore keeps the checkout's dependencies, data and logs out.
 COPY . ./
+# The worker loads its workflows from this prebuilt bundle.
+RUN npm run build:workflows
 # Media files and (on the embedded defaults) the SQLite event store live in /data; the
 # directory belongs to the unprivileged `node` user so a fresh named volume inherits that.
 RUN mkdir -p /data && chown node:node /data

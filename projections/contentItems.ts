@@ -19,10 +19,13 @@ const defaults = {
   tags: [] as string[],
 };
 
-/** A field set to null takes its default; fields left out are not touched. */
-const nullsToDefaults = (fields: object) =>
+/** A field set to null takes its default; fields left out are not touched; manual segments become requestedSegments. */
+const viewFields = (fields: object) =>
   Object.fromEntries(
-    Object.entries(fields).map(([key, value]) => [key, value === null && key in defaults ? defaults[key as keyof typeof defaults] : value]),
+    Object.entries(fields).map(([key, value]) => [
+      key === 'segments' ? 'requestedSegments' : key,
+      value === null && key in defaults ? defaults[key as keyof typeof defaults] : value,
+    ]),
   );
 
 export const contentItemsProjection: Projection = {
@@ -39,7 +42,7 @@ export const contentItemsProjection: Projection = {
       if (await items.findOne({ _id: id })) return;
       await items.put({
         ...defaults,
-        ...(nullsToDefaults(fields) as Partial<ContentItemView>),
+        ...(viewFields(fields) as Partial<ContentItemView>),
         _id: id,
         revision: recorded.revision,
         projectId,
@@ -47,6 +50,7 @@ export const contentItemsProjection: Projection = {
         contentType,
         status: 'queued',
         previewToken,
+        generation: 1,
         audio: [],
         video: [],
         segments: [],
@@ -59,12 +63,31 @@ export const contentItemsProjection: Projection = {
     }
     const item = await items.findOne({ _id: id });
     if (!item || recorded.revision <= item.revision) return;
+    const revision = recorded.revision;
     switch (event.type) {
       case 'ContentUpdated':
-        await items.put({ ...item, ...nullsToDefaults(event.data.changes), revision: recorded.revision, updated: event.data.updated });
+        await items.put({ ...item, ...viewFields(event.data.changes), revision, updated: event.data.updated });
         return;
       case 'ContentDeleted':
         await items.deleteOne(id);
+        return;
+      case 'ContentRegenerationRequested':
+        await items.put({ ...item, revision, status: 'queued', generation: event.data.generation, error: null, updated: event.data.requested });
+        return;
+      case 'ContentProcessingStarted':
+        await items.put({ ...item, revision, status: 'processing', updated: event.data.started });
+        return;
+      case 'ContentProcessed': {
+        const { media, published, processed } = event.data;
+        const { audio, video, segments, summarySegments, duration } = media;
+        await items.put({ ...item, revision, status: 'processed', error: null, audio, video, segments, summarySegments, duration, published, updated: processed });
+        return;
+      }
+      case 'ContentProcessingFailed':
+        await items.put({ ...item, revision, status: 'error', error: event.data.reason, updated: event.data.failed });
+        return;
+      case 'ContentSkipped':
+        await items.put({ ...item, revision, status: 'skipped', error: event.data.reason, updated: event.data.skipped });
         return;
     }
   },

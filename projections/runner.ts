@@ -15,6 +15,8 @@ export interface ProjectionRunner {
 
 export interface RunnerOptions {
   onProgress?: (position: number) => void;
+  /** Called with each event once every projection has applied it. */
+  onApplied?: (event: RecordedEvent) => void;
   log?: (message: string) => void;
 }
 
@@ -65,6 +67,7 @@ export async function startProjections(
         applied.set(projection.name, event.position);
       }
       position = event.position;
+      options.onApplied?.(event);
       options.onProgress?.(position);
       for (const waiter of waiters) {
         if (waiter.position <= position) {

@@ -15,11 +15,18 @@ import { authenticate } from './http/auth.ts';
 import { errorHandler, sendError } from './http/errors.ts';
 import { rateLimit } from './http/rateLimit.ts';
 import { mountGraphql } from './graphql/server.ts';
+import { mediaFiles } from './http/media.ts';
+import { voiceRoutes } from './voices/routes.ts';
+import type { VoiceCatalogue } from './voices/catalogue.ts';
 
 export interface AppDeps {
   events: EventStore;
   read: ReadStore;
   runner: ProjectionRunner;
+  voices: VoiceCatalogue;
+  mediaDir: string;
+  /** Base of absolute media URLs; the request's own origin when unset. */
+  publicBaseUrl: string | undefined;
   limits: { get: number; other: number };
   now: () => Date;
   log: (message: string) => void;
@@ -33,15 +40,17 @@ export type Services = AppDeps & {
 export const BODY_LIMIT = '2mb';
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
-  const services: Services = { ...deps, content: createContentHandlers(deps.events), projects: createProjectHandlers(deps.events) };
+  const services: Services = { ...deps, content: createContentHandlers(deps.events, deps.voices), projects: createProjectHandlers(deps.events) };
   const router = new Router({ prefix: '/v1' });
   const actions = { content: contentActions(services), projects: projectActions(services) };
   contentRoutes(router, actions.content);
   projectRoutes(router, actions.projects);
+  voiceRoutes(router, services);
 
   const app = new Koa();
   app.proxy = true;
   app.use(errorHandler(deps.log));
+  app.use(mediaFiles(deps.mediaDir));
   app.use(async function matchRoute(ctx, next) {
     if (ctx.path === '/graphql') return next();
     const match = router.match(ctx.path, ctx.method);

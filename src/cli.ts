@@ -19,6 +19,8 @@ const usage = `Usage: npm run cli -- <command> [options]
   keys create --organization ID [--project ID] [--label TEXT]
                                               issue an organization key, or a project key with --project
   keys revoke --organization ID --key-id KEY_ID
+  events STREAM                               print a stream's events, one JSON object a line
+                                              (e.g. content-<uuid>, project-1, organization-1)
   projections rebuild [NAME|all]              drop a projection's read model and replay the log from 0
                                               (projections: ${allProjections.map((p) => p.name).join(', ')})`;
 
@@ -84,6 +86,10 @@ async function run(infra: Infrastructure): Promise<number> {
   const [area, action, argument] = positionals;
   const now = new Date();
   const organizations = createOrganizationHandlers(infra.events);
+  if (area === 'events' && action) {
+    for (const event of await infra.events.readStream(action)) console.log(JSON.stringify(event));
+    return 0;
+  }
   switch (`${area} ${action}`) {
     case 'organizations create': {
       const { organizationId } = await organizations.create(values.name ?? fail('--name is required'), now);

@@ -8,6 +8,12 @@ import { createSqliteEventStore } from './infrastructure/eventStore/sqlite.ts';
 import { createEventStoreDbEventStore } from './infrastructure/eventStore/eventstoredb.ts';
 import { createMemoryReadStore } from './infrastructure/readStore/memory.ts';
 import { createMongoReadStore } from './infrastructure/readStore/mongo.ts';
+import { createInProcessRunner } from './infrastructure/workflows/inProcess.ts';
+import { createTemporalRunner } from './infrastructure/workflows/temporal.ts';
+import type { WorkflowRunner } from './infrastructure/workflows/port.ts';
+import { createGenerationActivities } from './generation/activities.ts';
+import { createSynthesizer, SAMPLE_RATE } from './media/synthesizer.ts';
+import { loadVoiceCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
 
 export interface Infrastructure {
   events: EventStore;
@@ -17,11 +23,15 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
-export async function openInfrastructure(config: Config): Promise<Infrastructure> {
+export function openEventStore(config: Config): EventStore {
   mkdirSync(config.DATA_DIR, { recursive: true });
-  const events = config.EVENTSTORE_URL
+  return config.EVENTSTORE_URL
     ? createEventStoreDbEventStore(config.EVENTSTORE_URL)
     : createSqliteEventStore(path.join(config.DATA_DIR, 'events.sqlite'));
+}
+
+export async function openInfrastructure(config: Config): Promise<Infrastructure> {
+  const events = openEventStore(config);
   const read = config.MONGODB_URL ? await createMongoReadStore(config.MONGODB_URL) : createMemoryReadStore();
   return {
     events,
@@ -33,3 +43,26 @@ export async function openInfrastructure(config: Config): Promise<Infrastructure
     },
   };
 }
+
+export const mediaDirOf = (config: Config) => path.join(config.DATA_DIR, 'media');
+
+/** The generation activities with their real dependencies (espeak-ng, ffmpeg, the event store). */
+export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue) {
+  return createGenerationActivities({
+    events,
+    voices,
+    mediaDir: mediaDirOf(config),
+    synthesizer: createSynthesizer({ concurrency: config.SYNTHESIS_CONCURRENCY, timeoutMs: config.SYNTHESIS_TIMEOUT_MS }),
+    sampleRate: SAMPLE_RATE,
+    audioLimits: { maxBytes: config.AUDIO_FETCH_MAX_BYTES, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS },
+    now: () => new Date(),
+  });
+}
+
+/** Temporal when TEMPORAL_ADDRESS is set (a worker process runs the activities), else the in-process runner. */
+export async function openWorkflowRunner(config: Config, events: EventStore, voices: VoiceCatalogue, log: (message: string) => void): Promise<WorkflowRunner> {
+  if (config.TEMPORAL_ADDRESS) return createTemporalRunner(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
+  return createInProcessRunner(generationActivities(config, events, voices), log);
+}
+
+export { loadVoiceCatalogue };

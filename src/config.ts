@@ -32,6 +32,16 @@ export const configSchema = z.object({
     .refine((value) => value === undefined || /^[\w-]{16,128}$/.test(value), {
       message: 'must be 16 to 128 letters, digits, "_" or "-"',
     }),
+  GENERATION_ENABLED: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('true')
+    .transform((value) => value === 'true'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('generation'),
+  SYNTHESIS_TIMEOUT_MS: positiveInt(60_000),
+  SYNTHESIS_CONCURRENCY: positiveInt(2),
+  AUDIO_FETCH_MAX_BYTES: positiveInt(100 * 1024 * 1024),
+  AUDIO_FETCH_TIMEOUT_MS: positiveInt(30_000),
   RATE_LIMIT_GET: positiveInt(100),
   RATE_LIMIT_OTHER: positiveInt(25),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -1,7 +1,8 @@
 // Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
 import 'reflect-metadata';
 import { loadConfig } from './config.ts';
-import { openInfrastructure } from './composition.ts';
+import { loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner } from './composition.ts';
+import { createGenerationReactor } from './generation/reactor.ts';
 import { createApp } from './app.ts';
 import { allProjections } from '../projections/index.ts';
 import { catchUp, startProjections } from '../projections/runner.ts';
@@ -17,7 +18,12 @@ if (!loaded.ok) {
 const config = loaded.config;
 
 const infrastructure = await openInfrastructure(config);
-const runner = await startProjections(infrastructure.events, infrastructure.read, allProjections, { log });
+const voices = await loadVoiceCatalogue();
+const workflows = await openWorkflowRunner(config, infrastructure.events, voices, log);
+const reactor = createGenerationReactor(workflows, log);
+// With generation off, this process only serves the API; another process (or none, while paused) generates.
+const onApplied = config.GENERATION_ENABLED ? reactor.onEvent : undefined;
+const runner = await startProjections(infrastructure.events, infrastructure.read, allProjections, { log, onApplied });
 await catchUp(infrastructure.events, runner);
 
 const bootstrapped = await bootstrapIfEmpty(infrastructure.events, config.BOOTSTRAP_API_KEY, new Date());
@@ -29,10 +35,15 @@ if (bootstrapped) {
   );
 }
 
+if (config.GENERATION_ENABLED) await reactor.resume(infrastructure.read);
+
 const app = await createApp({
   events: infrastructure.events,
   read: infrastructure.read,
   runner,
+  voices,
+  mediaDir: mediaDirOf(config),
+  publicBaseUrl: config.PUBLIC_BASE_URL,
   limits: { get: config.RATE_LIMIT_GET, other: config.RATE_LIMIT_OTHER },
   now: () => new Date(),
   log,
@@ -46,6 +57,7 @@ server.keepAliveTimeout = 65_000;
 
 const shutdown = async () => {
   server.close();
+  await workflows.close();
   await runner.close();
   await infrastructure.close();
   process.exit(0);

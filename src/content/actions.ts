@@ -4,13 +4,13 @@ import type { Services } from '../app.ts';
 import { reachableProject } from '../http/auth.ts';
 import { notFound } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
-import { batchDeleteSchema, type SegmentsDetail } from './commands.ts';
+import { batchDeleteSchema } from './commands.ts';
 import { findContent, listContent, type ContentItemView } from './readModel.ts';
-import { contentToWire, parseListQuery } from './wire.ts';
+import { contentToWire, parseListQuery, type Detail } from './wire.ts';
 
 export type ContentActions = ReturnType<typeof contentActions>;
 
-export function contentActions({ read, runner, content, now }: Services) {
+export function contentActions({ read, runner, content, now, publicBaseUrl }: Services) {
   const existing = async (projectId: number, ref: string): Promise<ContentItemView> => {
     const item = await findContent(read, projectId, ref);
     if (!item) throw notFound();
@@ -18,34 +18,42 @@ export function contentActions({ read, runner, content, now }: Services) {
   };
 
   /** Answers from the read model once it has applied the command's events (read-your-writes). */
-  const afterWrite = async (projectId: number, contentId: string, position: number, detail: SegmentsDetail) => {
+  const afterWrite = async (ctx: Context, projectId: number, contentId: string, position: number, detail: Detail) => {
     await runner.waitFor(position);
-    return contentToWire(await existing(projectId, contentId), detail);
+    return contentToWire(await existing(projectId, contentId), detail, baseUrl(ctx));
   };
+  const baseUrl = (ctx: Context) => publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
 
   return {
-    async create(ctx: Context, projectRef: string | undefined, body: unknown, detail: SegmentsDetail) {
+    async create(ctx: Context, projectRef: string | undefined, body: unknown, detail: Detail) {
       const project = await reachableProject(ctx, read, projectRef);
       const { contentId, position } = await content.create(project.id, body, now());
-      return afterWrite(project.id, contentId, position, detail);
+      return afterWrite(ctx, project.id, contentId, position, detail);
     },
 
     async list(ctx: Context, projectRef: string | undefined, query: Record<string, unknown>) {
       const project = await reachableProject(ctx, read, projectRef);
       const parsed = parseListQuery(query);
-      return (await listContent(read, project.id, parsed)).map((item) => contentToWire(item, parsed.detail));
+      return (await listContent(read, project.id, parsed)).map((item) => contentToWire(item, parsed.detail, baseUrl(ctx)));
     },
 
-    async get(ctx: Context, projectRef: string | undefined, ref: string, detail: SegmentsDetail) {
+    async get(ctx: Context, projectRef: string | undefined, ref: string, detail: Detail) {
       const project = await reachableProject(ctx, read, projectRef);
-      return contentToWire(await existing(project.id, ref), detail);
+      return contentToWire(await existing(project.id, ref), detail, baseUrl(ctx));
     },
 
-    async update(ctx: Context, projectRef: string | undefined, ref: string, body: unknown, detail: SegmentsDetail) {
+    async update(ctx: Context, projectRef: string | undefined, ref: string, body: unknown, detail: Detail) {
       const project = await reachableProject(ctx, read, projectRef);
       const item = await existing(project.id, ref);
       const position = await content.update(project.id, item._id, item.contentType, body, now());
-      return afterWrite(project.id, item._id, position, detail);
+      return afterWrite(ctx, project.id, item._id, position, detail);
+    },
+
+    /** Asks for a new generation of the item's media from its current text. */
+    async regenerate(ctx: Context, projectRef: string | undefined, ref: string, detail: Detail) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const item = await existing(project.id, ref);
+      return afterWrite(ctx, project.id, item._id, await content.regenerate(project.id, item._id, now()), detail);
     },
 
     async remove(ctx: Context, projectRef: string | undefined, ref: string) {

@@ -2,36 +2,69 @@
 import { invalid, notFound, type AppError } from '../shared/errors.ts';
 import type { Decider } from '../shared/decider.ts';
 import type { ContentType } from './commands.ts';
-import type { ContentEvent, ContentFields, SourceIdEvent } from './events.ts';
+import type { ContentEvent, ContentFields, GeneratedMedia, SourceIdEvent } from './events.ts';
+
+export type GenerationStatus = 'queued' | 'processing' | 'processed' | 'error' | 'skipped';
 
 export interface ContentState {
   status: 'absent' | 'active' | 'deleted';
   projectId: number | null;
   contentType: ContentType | null;
   sourceId: string | null;
+  autoSegmentUpdates: boolean;
+  generation: number;
+  generationStatus: GenerationStatus;
 }
+
+/** Fields whose change alters what is spoken. */
+const spokenFields = ['title', 'summary', 'body', 'segments', 'audioUrl', 'titleEnabled', 'bodyEnabled', 'summaryEnabled', 'summaryTitleEnabled', 'titleVoiceId', 'summaryVoiceId', 'bodyVoiceId', 'language'] as const;
 
 export type ContentCommand =
   | { kind: 'CreateContent'; contentId: string; projectId: number; contentType: ContentType; fields: ContentFields; previewToken: string; now: string }
   | { kind: 'UpdateContent'; projectId: number; changes: Partial<ContentFields>; now: string }
-  | { kind: 'DeleteContent'; projectId: number; now: string };
+  | { kind: 'DeleteContent'; projectId: number; now: string }
+  | { kind: 'RegenerateContent'; projectId: number; now: string }
+  | { kind: 'StartProcessing'; generation: number; now: string }
+  | { kind: 'CompleteProcessing'; generation: number; media: GeneratedMedia; published: boolean; now: string }
+  | { kind: 'FailProcessing'; generation: number; reason: string; now: string }
+  | { kind: 'SkipProcessing'; generation: number; reason: string; now: string };
 
 export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent> = {
-  initialState: { status: 'absent', projectId: null, contentType: null, sourceId: null },
+  initialState: { status: 'absent', projectId: null, contentType: null, sourceId: null, autoSegmentUpdates: false, generation: 0, generationStatus: 'queued' },
 
   evolve(state, event) {
     switch (event.type) {
       case 'ContentCreated':
         return {
+          ...state,
           status: 'active',
           projectId: event.data.projectId,
           contentType: event.data.contentType,
           sourceId: event.data.fields.sourceId ?? null,
+          autoSegmentUpdates: event.data.fields.autoSegmentUpdatesEnabled ?? false,
+          generation: 1,
+          generationStatus: 'queued',
         };
-      case 'ContentUpdated':
-        return 'sourceId' in event.data.changes ? { ...state, sourceId: event.data.changes.sourceId ?? null } : state;
+      case 'ContentUpdated': {
+        const { changes } = event.data;
+        return {
+          ...state,
+          sourceId: 'sourceId' in changes ? (changes.sourceId ?? null) : state.sourceId,
+          autoSegmentUpdates: 'autoSegmentUpdatesEnabled' in changes ? (changes.autoSegmentUpdatesEnabled ?? false) : state.autoSegmentUpdates,
+        };
+      }
       case 'ContentDeleted':
         return { ...state, status: 'deleted' };
+      case 'ContentRegenerationRequested':
+        return { ...state, generation: event.data.generation, generationStatus: 'queued' };
+      case 'ContentProcessingStarted':
+        return { ...state, generationStatus: 'processing' };
+      case 'ContentProcessed':
+        return { ...state, generationStatus: 'processed' };
+      case 'ContentProcessingFailed':
+        return { ...state, generationStatus: 'error' };
+      case 'ContentSkipped':
+        return { ...state, generationStatus: 'skipped' };
     }
   },
 
@@ -42,9 +75,30 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
         const { contentId, projectId, contentType, fields, previewToken, now } = command;
         return [{ type: 'ContentCreated', data: { contentId, projectId, contentType, fields, previewToken, created: now } }];
       }
-      case 'UpdateContent':
+      case 'UpdateContent': {
         if (state.status !== 'active' || state.projectId !== command.projectId) return notFound();
-        return [{ type: 'ContentUpdated', data: { changes: command.changes, updated: command.now } }];
+        const updated: ContentEvent = { type: 'ContentUpdated', data: { changes: command.changes, updated: command.now } };
+        const autoUpdates = command.changes.autoSegmentUpdatesEnabled ?? state.autoSegmentUpdates;
+        const respoken = spokenFields.some((field) => field in command.changes);
+        return autoUpdates && respoken ? [updated, regeneration(state, command.now)] : [updated];
+      }
+      case 'RegenerateContent':
+        if (state.status !== 'active' || state.projectId !== command.projectId) return notFound();
+        return [regeneration(state, command.now)];
+      case 'StartProcessing':
+        if (!isCurrent(state, command.generation) || state.generationStatus !== 'queued') return [];
+        return [{ type: 'ContentProcessingStarted', data: { generation: command.generation, started: command.now } }];
+      case 'CompleteProcessing': {
+        if (!isCurrent(state, command.generation) || state.generationStatus !== 'processing') return [];
+        const { generation, media, published, now } = command;
+        return [{ type: 'ContentProcessed', data: { generation, media, published, processed: now } }];
+      }
+      case 'FailProcessing':
+        if (!isCurrent(state, command.generation) || isFinished(state)) return [];
+        return [{ type: 'ContentProcessingFailed', data: { generation: command.generation, reason: command.reason, failed: command.now } }];
+      case 'SkipProcessing':
+        if (!isCurrent(state, command.generation) || isFinished(state)) return [];
+        return [{ type: 'ContentSkipped', data: { generation: command.generation, reason: command.reason, skipped: command.now } }];
       case 'DeleteContent':
         if (state.status !== 'active' || state.projectId !== command.projectId) return notFound();
         return [{ type: 'ContentDeleted', data: { deleted: command.now } }];
@@ -95,6 +149,14 @@ export const sourceIdDecider: Decider<SourceIdState, SourceIdCommand, SourceIdEv
     }
   },
 };
+
+/** Steps of an older generation, or of a deleted item, decide nothing: a newer request superseded them. */
+const isCurrent = (state: ContentState, generation: number) => state.status === 'active' && state.generation === generation;
+const isFinished = (state: ContentState) => ['processed', 'error', 'skipped'].includes(state.generationStatus);
+const regeneration = (state: ContentState, now: string): ContentEvent => ({
+  type: 'ContentRegenerationRequested',
+  data: { generation: state.generation + 1, requested: now },
+});
 
 function assertNever(value: never): never {
   throw new TypeError(`Unhandled command ${JSON.stringify(value)}`);

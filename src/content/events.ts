@@ -11,7 +11,38 @@ export type ContentCreated = {
 export type ContentUpdated = { type: 'ContentUpdated'; data: { changes: Partial<ContentFields>; updated: string } };
 export type ContentDeleted = { type: 'ContentDeleted'; data: { deleted: string } };
 
-export type ContentEvent = ContentCreated | ContentUpdated | ContentDeleted;
+/** Generation N of an item's media; creation asks for generation 1, each regeneration for the next. */
+export type ContentRegenerationRequested = { type: 'ContentRegenerationRequested'; data: { generation: number; requested: string } };
+export type ContentProcessingStarted = { type: 'ContentProcessingStarted'; data: { generation: number; started: string } };
+export type ContentProcessed = { type: 'ContentProcessed'; data: { generation: number; media: GeneratedMedia; published: boolean; processed: string } };
+export type ContentProcessingFailed = { type: 'ContentProcessingFailed'; data: { generation: number; reason: string; failed: string } };
+export type ContentSkipped = { type: 'ContentSkipped'; data: { generation: number; reason: string; skipped: string } };
+
+export interface MediaFileRecord {
+  id: number;
+  content_type: string;
+  url: string;
+  duration: number;
+  variant: 'article' | 'summary';
+}
+
+export interface GeneratedMedia {
+  audio: MediaFileRecord[];
+  video: MediaFileRecord[];
+  segments: Record<string, unknown>[];
+  summarySegments: Record<string, unknown>[];
+  duration: number;
+}
+
+export type ContentEvent =
+  | ContentCreated
+  | ContentUpdated
+  | ContentDeleted
+  | ContentRegenerationRequested
+  | ContentProcessingStarted
+  | ContentProcessed
+  | ContentProcessingFailed
+  | ContentSkipped;
 
 export const contentStream = (contentId: string) => `content-${contentId}`;
 

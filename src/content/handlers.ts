@@ -5,6 +5,7 @@ import { foldStream, handleCommand } from '../shared/decider.ts';
 import { invalid } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
+import type { VoiceCatalogue } from '../voices/catalogue.ts';
 import { contentTypes, createContentSchemas, updateContentSchemas, type ContentType } from './commands.ts';
 import { CLAIM_GRACE_MS, contentDecider, sourceIdDecider } from './decider.ts';
 import { contentStream, type ContentFields } from './events.ts';
@@ -16,9 +17,15 @@ export interface ContentHandlers {
   create(projectId: number, body: unknown, now: Date): Promise<{ contentId: string; position: number }>;
   update(projectId: number, contentId: string, contentType: ContentType, body: unknown, now: Date): Promise<number>;
   remove(projectId: number, contentId: string, now: Date): Promise<number>;
+  regenerate(projectId: number, contentId: string, now: Date): Promise<number>;
 }
 
-export function createContentHandlers(store: EventStore): ContentHandlers {
+export function createContentHandlers(store: EventStore, voices: VoiceCatalogue): ContentHandlers {
+  const checkVoices = (fields: Partial<ContentFields>) => {
+    const unknown = voiceReferences(fields).filter(({ id }) => !voices.byId(id));
+    if (unknown.length > 0) throw invalid(unknown.map(({ location }) => ({ location, message: 'is not a known voice (see GET /organization/voices)' })));
+  };
+
   const claim = async (projectId: number, sourceId: string, contentId: string, now: string) => {
     const stream = sourceIdStream(projectId, sourceId);
     const owner = foldStream(sourceIdDecider, await store.readStream(stream));
@@ -41,6 +48,7 @@ export function createContentHandlers(store: EventStore): ContentHandlers {
       const contentType = typeOf(body);
       const wire = parseOrThrow(createContentSchemas[contentType], body);
       const fields = camelKeys<ContentFields>(wire);
+      checkVoices(fields);
       const contentId = randomUUID();
       const at = now.toISOString();
       if (fields.sourceId) await claim(projectId, fields.sourceId, contentId, at);
@@ -56,6 +64,7 @@ export function createContentHandlers(store: EventStore): ContentHandlers {
       }
       const wire = parseOrThrow(updateContentSchemas[contentType], body);
       const changes = camelKeys<Partial<ContentFields>>(wire);
+      checkVoices(changes);
       const at = now.toISOString();
       const before = foldStream(contentDecider, await store.readStream(contentStream(contentId)));
       const newSourceId = 'sourceId' in changes && changes.sourceId !== before.sourceId ? changes.sourceId : undefined;
@@ -70,6 +79,11 @@ export function createContentHandlers(store: EventStore): ContentHandlers {
         await release(projectId, before.sourceId, contentId);
       }
       return position;
+    },
+
+    async regenerate(projectId, contentId, now) {
+      const command = { kind: 'RegenerateContent', projectId, now: now.toISOString() } as const;
+      return (await handleCommand(store, contentStream(contentId), contentDecider, command)).position;
     },
 
     async remove(projectId, contentId, now) {
@@ -92,4 +106,13 @@ function typeOf(body: unknown): ContentType {
   const type = body.type ?? 'auto_segment';
   if (typeof type === 'string' && (contentTypes as readonly string[]).includes(type)) return type as ContentType;
   throw invalid([{ location: 'type', message: `must be one of: ${contentTypes.join(', ')}` }]);
+}
+
+/** Every voice id a body names, with where it stands in the body. */
+function voiceReferences(fields: Partial<ContentFields>): { location: string; id: number }[] {
+  const sections = [['title_voice_id', fields.titleVoiceId], ['summary_voice_id', fields.summaryVoiceId], ['body_voice_id', fields.bodyVoiceId]] as const;
+  return [
+    ...sections.flatMap(([location, id]) => (id ? [{ location, id }] : [])),
+    ...(fields.segments ?? []).flatMap((segment, index) => (segment.voice ? [{ location: `segments.${index}.voice.id`, id: segment.voice.id }] : [])),
+  ];
 }

@@ -1,22 +1,17 @@
 // The content item read model: its document type and the queries the API makes of it.
 import type { Filter, IndexSpec, ReadStore, Sort } from '../infrastructure/readStore/port.ts';
 import type { ContentType } from './commands.ts';
-import type { ContentFields } from './events.ts';
+import type { ContentFields, MediaFileRecord } from './events.ts';
 
 export const CONTENT_ITEMS = 'contentItems';
 
 export const contentStatuses = ['draft', 'queued', 'processing', 'processed', 'skipped', 'error'] as const;
 export type ContentStatus = (typeof contentStatuses)[number];
 
-export interface MediaFile {
-  id: number;
-  content_type: string;
-  url: string;
-  duration: number;
-  variant?: 'article' | 'summary';
-}
 
-export type ContentItemView = ContentFields & {
+/** The item's fields, with manual segments as asked for kept apart from the generated, timed ones. */
+export type ContentItemView = Omit<ContentFields, 'segments'> & {
+  requestedSegments?: ContentFields['segments'];
   _id: string;
   revision: number;
   projectId: number;
@@ -24,9 +19,11 @@ export type ContentItemView = ContentFields & {
   contentType: ContentType;
   status: ContentStatus;
   previewToken: string;
-  audio: MediaFile[];
-  video: MediaFile[];
+  generation: number;
+  audio: MediaFileRecord[];
+  video: MediaFileRecord[];
   segments: Record<string, unknown>[];
+  summarySegments?: Record<string, unknown>[];
   duration: number | null;
   error: string | null;
   created: string;

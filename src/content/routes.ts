@@ -6,7 +6,7 @@ import { parseOrThrow } from '../shared/validation.ts';
 import type { ContentActions } from './actions.ts';
 import { detailQuery } from './wire.ts';
 
-const detailOf = (ctx: Context) => parseOrThrow(detailQuery, rawQuery(ctx), 'Invalid query parameters').segments;
+const detailOf = (ctx: Context) => parseOrThrow(detailQuery, rawQuery(ctx), 'Invalid query parameters');
 
 export function contentRoutes(router: Router, content: ContentActions) {
   router.post('/projects/:projectId/content', async (ctx) => {
@@ -29,6 +29,10 @@ export function contentRoutes(router: Router, content: ContentActions) {
 
   router.put('/projects/:projectId/content/:id', async (ctx) => {
     ctx.body = await content.update(ctx, ctx.params.projectId, ctx.params.id!, ctx.request.body, detailOf(ctx));
+  });
+
+  router.post('/projects/:projectId/content/:id/regenerate', async (ctx) => {
+    ctx.body = await content.regenerate(ctx, ctx.params.projectId, ctx.params.id!, detailOf(ctx));
   });
 
   router.delete('/projects/:projectId/content/:id', async (ctx) => {

@@ -5,18 +5,26 @@ import { parseOrThrow } from '../shared/validation.ts';
 import { queryBoolean, queryDateTime, queryInt } from '../shared/wireSchemas.ts';
 import { segmentsDetail, type SegmentsDetail } from './commands.ts';
 import { contentStatuses, type ContentItemView, type ContentListQuery } from './readModel.ts';
+import type { MediaFileRecord } from './events.ts';
 
-const internal = new Set(['_id', 'revision', 'projectId', 'contentType', 'duration', 'segments', 'error']);
+const internal = new Set(['_id', 'revision', 'projectId', 'contentType', 'duration', 'segments', 'summarySegments', 'requestedSegments', 'generation', 'error']);
 
-/** Fields of a segment left out at `partial` detail (the text is the bulky part). */
-const fullOnlySegmentFields = new Set(['text', 'words']);
+export interface Detail {
+  segments: SegmentsDetail;
+  words: SegmentsDetail;
+}
 
-export function contentToWire(item: ContentItemView, detail: SegmentsDetail = 'partial'): Record<string, unknown> {
+/** Media URLs are stored as paths, so a change of host name needs no rewrite of history. */
+const absolute = (files: MediaFileRecord[], baseUrl: string) => files.map((file) => ({ ...file, url: `${baseUrl}${file.url}` }));
+
+export function contentToWire(item: ContentItemView, detail: Detail, baseUrl: string): Record<string, unknown> {
   const fields = Object.fromEntries(Object.entries(item).filter(([key]) => !internal.has(key)));
   return {
     id: item._id,
     type: item.contentType,
     ...snakeKeys(fields),
+    audio: absolute(item.audio, baseUrl),
+    video: absolute(item.video, baseUrl),
     duration: item.duration,
     audio_with_intro_outro: [],
     summarization: {},
@@ -25,13 +33,14 @@ export function contentToWire(item: ContentItemView, detail: SegmentsDetail = 'p
   };
 }
 
-function segmentsAt(segments: Record<string, unknown>[], detail: SegmentsDetail) {
-  if (detail === 'none') return null;
-  if (detail === 'full') return segments;
-  return segments.map((segment) => Object.fromEntries(Object.entries(segment).filter(([key]) => !fullOnlySegmentFields.has(key))));
+/** `segments=partial` leaves out each segment's text; words come only with `words=partial` or `full`. */
+function segmentsAt(segments: Record<string, unknown>[], detail: Detail) {
+  if (detail.segments === 'none') return null;
+  const hidden = new Set([...(detail.segments === 'full' ? [] : ['text']), ...(detail.words === 'none' ? ['words'] : [])]);
+  return segments.map((segment) => Object.fromEntries(Object.entries(segment).filter(([key]) => !hidden.has(key))));
 }
 
-export const detailQuery = z.object({ segments: segmentsDetail.default('partial') });
+export const detailQuery = z.object({ segments: segmentsDetail.default('partial'), words: segmentsDetail.default('none') });
 
 /** Page size when `pagination[limit]` is not given, and the largest one allowed. */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -41,6 +50,7 @@ const orderFields = { created: 'created', publish_date: 'publishDate', duration:
 
 const listQuerySchema = z.object({
   segments: segmentsDetail.default('partial'),
+  words: segmentsDetail.default('none'),
   'filter[id]': z.string().max(255).optional(),
   'filter[source_id]': z.string().max(255).optional(),
   'filter[source_url]': z.string().max(2048).optional(),
@@ -68,7 +78,7 @@ const contains = (text: string) => ({ $regex: escapeRegex(text), $options: 'i' }
 const range = (from?: string, to?: string) =>
   from || to ? { ...(from ? { $gte: from } : {}), ...(to ? { $lte: to } : {}) } : undefined;
 
-export function parseListQuery(raw: Record<string, unknown>): ContentListQuery & { detail: SegmentsDetail } {
+export function parseListQuery(raw: Record<string, unknown>): ContentListQuery & { detail: Detail } {
   const q = parseOrThrow(listQuerySchema, raw, 'Invalid query parameters');
   const filter: Record<string, unknown> = {
     _id: q['filter[id]'],
@@ -90,6 +100,6 @@ export function parseListQuery(raw: Record<string, unknown>): ContentListQuery &
     sort: { [orderFields[q['order[by]']]]: direction, legacyId: direction },
     offset: q['pagination[offset]'],
     limit: q['pagination[limit]'],
-    detail: q.segments,
+    detail: { segments: q.segments, words: q.words },
   };
 }

@@ -31,7 +31,7 @@ function listQuery(filter?: ContentFilterInput, pagination?: PaginationInput, or
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined));
 }
 
-const detailOf = (segments: string | undefined) => parseOrThrow(detailQuery, { segments }, 'Invalid arguments').segments;
+const detailOf = (segments?: string, words?: string) => parseOrThrow(detailQuery, { segments, words }, 'Invalid arguments');
 
 @Resolver()
 export class ProjectResolver {
@@ -71,13 +71,14 @@ export class ContentResolver {
     @Arg('project_id', () => Int) projectId: number,
     @Arg('id', () => ID) id: string,
     @Arg('segments', () => String, { nullable: true }) segments?: string,
+    @Arg('words', () => String, { nullable: true }) words?: string,
   ) {
-    return actions.content.get(ctx, String(projectId), id, detailOf(segments));
+    return actions.content.get(ctx, String(projectId), id, detailOf(segments, words));
   }
 
   @Mutation(() => ContentItemType, { description: 'Same body as POST /projects/{project_id}/content.' })
   createContent(@Ctx() { ctx, actions }: GraphqlContext, @Arg('project_id', () => Int) projectId: number, @Arg('input', () => GraphQLJSONObject) input: object) {
-    return actions.content.create(ctx, String(projectId), input, 'partial');
+    return actions.content.create(ctx, String(projectId), input, detailOf());
   }
 
   @Mutation(() => ContentItemType, { description: 'Same body as PUT /projects/{project_id}/content/{id}.' })
@@ -87,7 +88,7 @@ export class ContentResolver {
     @Arg('id', () => ID) id: string,
     @Arg('input', () => GraphQLJSONObject) input: object,
   ) {
-    return actions.content.update(ctx, String(projectId), id, input, 'partial');
+    return actions.content.update(ctx, String(projectId), id, input, detailOf());
   }
 
   @Mutation(() => Boolean)

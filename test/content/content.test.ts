@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
+let voiceId = 0;
 beforeAll(async () => {
   server = await startServer();
+  voiceId = (await server.request('GET', '/v1/organization/voices?filter[language.code]=en_GB')).body[0].id;
+  article.body_voice_id = voiceId;
 });
 afterAll(() => server.stop());
 
@@ -19,7 +22,7 @@ const article = {
   tags: ['weather', 'local'],
   publish_date: '2026-03-01T08:00:00+02:00',
   published: true,
-  body_voice_id: 3,
+  body_voice_id: 0,
   language: 'en_GB',
   metadata: { section: 'news' },
   summarization_settings: { enabled: true, template: { id: 2 } },
@@ -42,7 +45,7 @@ describe('create content', () => {
       tags: ['weather', 'local'],
       publish_date: '2026-03-01T06:00:00.000Z',
       published: true,
-      body_voice_id: 3,
+      body_voice_id: voiceId,
       language: 'en_GB',
       metadata: { section: 'news' },
       title_enabled: true,
@@ -76,7 +79,7 @@ describe('create content', () => {
 
   it('accepts manual segments and names the segment that is wrong', async () => {
     const segments = [
-      { content_type: 'text', section: 'title', text: 'Hello there', voice: { id: 2 } },
+      { content_type: 'text', section: 'title', text: 'Hello there', voice: { id: voiceId } },
       { content_type: 'audio', audio_url: 'https://cdn.example.com/jingle.mp3' },
     ];
     const created = await post({ type: 'manual_segment', title: 'Manual', segments });
@@ -125,6 +128,15 @@ describe('create content', () => {
     const reply = await post({ ...article, ...change });
     expect(reply.status).toBe(422);
     expect(reply.body.errors).toContainEqual({ location, message });
+  });
+
+  it('rejects voices that are not in the catalogue', async () => {
+    const reply = await post({ type: 'manual_segment', title_voice_id: 999, segments: [{ content_type: 'text', text: 'Hi', voice: { id: 12345 } }] });
+    expect(reply.status).toBe(422);
+    expect(reply.body.errors).toEqual([
+      { location: 'title_voice_id', message: 'is not a known voice (see GET /organization/voices)' },
+      { location: 'segments.0.voice.id', message: 'is not a known voice (see GET /organization/voices)' },
+    ]);
   });
 
   it('rejects a body that is not an object', async () => {

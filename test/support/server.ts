@@ -21,6 +21,8 @@ export interface TestServer {
   output: () => string;
   request<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; key?: string | null; headers?: Record<string, string> }): Promise<Reply<T>>;
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Kills only the Temporal worker (no-op on the embedded default). */
+  stopWorker(signal?: NodeJS.Signals): Promise<void>;
 }
 
 export const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'service-test-'));
@@ -36,41 +38,69 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}): 
     BOOTSTRAP_API_KEY: TEST_KEY,
     RATE_LIMIT_GET: '100000',
     RATE_LIMIT_OTHER: '100000',
+    GENERATION_ENABLED: 'false',
   };
-  if (process.env.TEST_MONGODB_URL) env.MONGODB_URL = `${process.env.TEST_MONGODB_URL}/t_${path.basename(dataDir).replace(/\W/g, '_')}`;
+  const name = path.basename(dataDir).replace(/\W/g, '_');
+  if (process.env.TEST_MONGODB_URL) env.MONGODB_URL = `${process.env.TEST_MONGODB_URL}/t_${name}`;
+  if (process.env.TEST_TEMPORAL_ADDRESS) {
+    env.TEMPORAL_ADDRESS = process.env.TEST_TEMPORAL_ADDRESS;
+    env.TEMPORAL_TASK_QUEUE = `generation-${name}`;
+  }
   return { ...env, ...extra };
 }
 
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? newDataDir();
-  const env = serverEnv(dataDir, options.env);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  match: RegExpExecArray;
+}
+
+/** Spawns one of the service's entry points and waits for the line that says it is ready. */
+async function spawnReady(script: string, env: Record<string, string>, ready: RegExp): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) {
+      const found = ready.exec(output);
+      if (found) {
         clearTimeout(timer);
-        resolve(Number(match[1]));
+        resolve(found);
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
+      reject(new Error(`${script} exited with ${code}:\n${output}`));
     });
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
+  return { child, output: () => output, match };
+}
+
+/** With TEST_TEMPORAL_ADDRESS and generation on, a Temporal worker runs beside the API, as in production. */
+export const usesWorker = (env: Record<string, string>) => Boolean(env.TEMPORAL_ADDRESS) && env.GENERATION_ENABLED === 'true';
+export const startWorker = (env: Record<string, string>) => spawnReady('src/worker.ts', env, /worker polling task queue/);
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? newDataDir();
+  const env = serverEnv(dataDir, options.env);
+  const [api, worker] = await Promise.all([
+    spawnReady('src/main.ts', env, /listening on http:\/\/127\.0\.0\.1:(\d+)/),
+    usesWorker(env) ? startWorker(env) : Promise.resolve(null),
+  ]);
+  const baseUrl = `http://127.0.0.1:${api.match[1]}`;
   return {
     baseUrl,
     dataDir,
     env,
-    output: () => output,
+    output: () => api.output() + (worker?.output() ?? ''),
     request: (method, requestPath, opts = {}) => send(baseUrl, method, requestPath, opts),
-    stop: (signal = 'SIGTERM') => stopChild(child, signal),
+    async stop(signal = 'SIGTERM') {
+      await Promise.all([stopChild(api.child, signal), worker ? stopChild(worker.child, signal) : undefined]);
+    },
+    stopWorker: (signal = 'SIGKILL') => (worker ? stopChild(worker.child, signal) : Promise.resolve()),
   };
 }
 

@@ -1,0 +1,351 @@
+// Load benchmark of the /v1 content API: starts the service, seeds it, runs autocannon per scenario, prints medians.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
+// @ts-expect-error autocannon publishes no types; the part used here is declared below.
+import untypedAutocannon from 'autocannon';
+
+interface CannonRequest {
+  method: 'GET' | 'POST';
+  path?: string;
+  body?: string;
+  setupRequest?: (request: CannonRequest) => CannonRequest;
+}
+interface CannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  timeout: number;
+  headers: Record<string, string>;
+  requests: CannonRequest[];
+}
+interface CannonResult {
+  duration: number;
+  requests: { total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+type CannonRun = PromiseLike<CannonResult> & { stop(): void };
+const autocannon = untypedAutocannon as (options: CannonOptions) => CannonRun;
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const API_KEY = 'bench_bootstrap_key_0123456789';
+const CONTENT = '/v1/projects/1/content';
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '3' },
+    seed: { type: 'string', default: '2000' },
+    mongodb: { type: 'string' },
+    only: { type: 'string', default: 'get,list,create' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const positive = (name: keyof typeof args) => {
+  const value = Number(args[name]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1`);
+  return value;
+};
+const duration = positive('duration');
+const connections = positive('connections');
+const rounds = positive('rounds');
+const warmup = positive('warmup');
+const seedCount = positive('seed');
+const only = new Set(args.only.split(','));
+for (const name of only) if (!['get', 'list', 'create'].includes(name)) throw new Error(`--only takes get, list and create; got ${name}`);
+
+/** Repeatable pseudo-random numbers (mulberry32), so every run seeds the same articles. */
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ('council budget river bridge school season coach players harbour election minister festival museum ' +
+  'weather storm farmers market prices housing tenants library volunteers hospital nurses railway station ' +
+  'opening delayed announced residents community report evening morning district plans funding').split(' ');
+
+/** An article as a publisher sends it: title, 1–3 KB of HTML, tags and the publisher's own post id. */
+function article(random: () => number, sourceId: string | undefined) {
+  const pick = () => WORDS[Math.floor(random() * WORDS.length)]!;
+  const sentence = () => {
+    const words = Array.from({ length: 8 + Math.floor(random() * 12) }, pick);
+    return `${words[0]![0]!.toUpperCase()}${words.join(' ').slice(1)}.`;
+  };
+  const target = 1000 + Math.floor(random() * 2000);
+  let body = `<h2>${sentence()}</h2>`;
+  while (body.length < target) {
+    const text = Array.from({ length: 3 + Math.floor(random() * 3) }, sentence).join(' ');
+    body += random() < 0.3 ? `<p>${text} <a href="https://example.com/${pick()}">${pick()}</a> <strong>${pick()}</strong></p>` : `<p>${text}</p>`;
+  }
+  const title = sentence().slice(0, -1);
+  return { title, body, tags: [pick(), pick()], author: 'Bench Desk', ...(sourceId ? { source_id: sourceId } : {}) };
+}
+
+interface Server {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the service; `onCrash` hears of it, with its last output, if it exits before `stop()`. */
+async function startServer(env: Record<string, string>, nodeArgs: string[], onCrash: (message: string) => void): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 45 s:\n${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stopChild(child);
+    throw error;
+  });
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) onCrash(`server exited with ${code ?? signal} during the run:\n${output}`);
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: () => {
+      stopping = true;
+      return stopChild(child);
+    },
+  };
+}
+
+/** SIGTERM lets the service close its stores (and write a CPU profile); SIGKILL after 10 s. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Creates the seed items, a few requests in flight at a time; returns their ids. */
+async function seed(baseUrl: string, count: number): Promise<string[]> {
+  const random = prng(42);
+  const bodies = Array.from({ length: count }, (_, i) => JSON.stringify(article(random, `seed-${i}`)));
+  const ids: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++]!;
+      const response = await fetch(`${baseUrl}${CONTENT}`, {
+        method: 'POST',
+        headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(15_000),
+      });
+      const answer = (await response.json()) as { id?: string };
+      if (response.status !== 201 || !answer.id) throw new Error(`seeding failed: ${response.status} ${JSON.stringify(answer)}`);
+      ids.push(answer.id);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return ids;
+}
+
+function scenarios(ids: string[]): { key: string; name: string; requests: CannonRequest[] }[] {
+  let nextId = 0;
+  let nextSource = 0;
+  const runTag = randomBytes(4).toString('hex');
+  const random = prng(7);
+  const pool = Array.from({ length: 200 }, () => article(random, undefined));
+  // Reads first: creates grow the store, and list cost depends on its size.
+  return [
+    {
+      key: 'get',
+      name: `GET ${CONTENT}/{id}`,
+      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `${CONTENT}/${ids[nextId++ % ids.length]}` }) }],
+    },
+    { key: 'list', name: `GET ${CONTENT}?pagination[limit]=20`, requests: [{ method: 'GET', path: `${CONTENT}?pagination[limit]=20` }] },
+    {
+      key: 'create',
+      name: `POST ${CONTENT}`,
+      requests: [
+        {
+          method: 'POST',
+          path: CONTENT,
+          setupRequest: (request) => {
+            const n = nextSource++;
+            return { ...request, body: JSON.stringify({ ...pool[n % pool.length], source_id: `bench-${runTag}-${n}` }) };
+          },
+        },
+      ],
+    },
+  ];
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+let running: CannonRun | undefined;
+
+async function cannon(baseUrl: string, requests: CannonRequest[], seconds: number): Promise<Round> {
+  running = autocannon({
+    url: baseUrl,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    requests,
+  });
+  const result = await running;
+  running = undefined;
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statuses,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+function gitCommit(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return dirty ? `${commit} (with uncommitted changes)` : commit;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function mongoUrlFor(url: string): string {
+  const parsed = new URL(url);
+  if (!/^mongodb:$/.test(parsed.protocol) || !LOOPBACK.has(parsed.hostname)) throw new Error('--mongodb must be a mongodb:// URL on a loopback address');
+  parsed.pathname = `/bench_${randomBytes(4).toString('hex')}`;
+  return parsed.toString();
+}
+
+async function dropDatabase(url: string) {
+  const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.db().dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
+const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb) : undefined;
+let server: Server | undefined;
+let cleaning: Promise<void> | undefined;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    running?.stop();
+    await server?.stop();
+    if (mongoUrl) await dropDatabase(mongoUrl).catch((error: unknown) => console.error(`could not drop ${mongoUrl}: ${String(error)}`));
+    rmSync(dataDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+const fail = (message: string) => {
+  console.error(message);
+  void cleanUp().finally(() => process.exit(1));
+};
+const budgetSeconds = 240 + only.size * (warmup + rounds * (duration + 15));
+const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
+watchdog.unref();
+process.once('SIGINT', () => fail('interrupted'));
+process.once('SIGTERM', () => fail('terminated'));
+
+try {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/root',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_API_KEY: API_KEY,
+    RATE_LIMIT_GET: '1000000000',
+    RATE_LIMIT_OTHER: '1000000000',
+    // The API alone: narrating the seeded articles would compete with it for the CPUs.
+    GENERATION_ENABLED: 'false',
+    ...(mongoUrl ? { MONGODB_URL: mongoUrl } : {}),
+  };
+  const profileDir = args['cpu-prof'] ? path.resolve(args['cpu-prof']) : undefined;
+  server = await startServer(env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [], fail);
+  const started = Date.now();
+  const ids = await seed(server.baseUrl, seedCount);
+  const seeding = `${ids.length} items seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+  const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpuModel}), commit ${gitCommit()}`);
+  console.log(`read store: ${mongoUrl ? `MongoDB at ${mongoUrl}` : 'embedded'}; ${seeding}`);
+  console.log(`${connections} connections, ${warmup} s warm-up, ${rounds} × ${duration} s per scenario; autocannon shares the CPUs with the service\n`);
+  console.log('| scenario | req/s (median) | p50 ms | p99 ms | non-2xx | errors | req/s per round |');
+  console.log('|---|---:|---:|---:|---:|---:|---|');
+  const notes: string[] = [];
+  for (const scenario of scenarios(ids).filter(({ key }) => only.has(key))) {
+    await cannon(server.baseUrl, scenario.requests, warmup);
+    const results: Round[] = [];
+    for (let round = 0; round < rounds; round++) results.push(await cannon(server.baseUrl, scenario.requests, duration));
+    const sum = (pick: (round: Round) => number) => results.reduce((total, round) => total + pick(round), 0);
+    const cells = [
+      scenario.name,
+      Math.round(median(results.map((r) => r.rps))),
+      median(results.map((r) => r.p50)),
+      median(results.map((r) => r.p99)),
+      sum((r) => r.non2xx),
+      sum((r) => r.errors),
+      results.map((r) => Math.round(r.rps)).join(', '),
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
+    const odd = results.flatMap((r) => Object.entries(r.statuses)).filter(([code]) => !code.startsWith('2'));
+    if (odd.length > 0) notes.push(`${scenario.name}: ${odd.map(([code, count]) => `${code} ×${count}`).join(', ')}`);
+  }
+  if (notes.length > 0) console.log(`\nstatuses other than 2xx:\n${notes.join('\n')}`);
+  await cleanUp();
+  if (profileDir) console.log(`\nCPU profile of the service written to ${profileDir}`);
+  clearTimeout(watchdog);
+} catch (error) {
+  const cause = error instanceof Error && error.cause ? `\ncaused by: ${String(error.cause)}` : '';
+  fail(error instanceof Error ? `${error.stack ?? error.message}${cause}` : String(error));
+}

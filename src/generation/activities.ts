@@ -1,0 +1,90 @@
+// The generation activities: every effect of the lifecycle, built from their dependencies.
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { EventStore } from '../infrastructure/eventStore/port.ts';
+import { allocateId, handleCommand } from '../shared/decider.ts';
+import { contentDecider, type ContentCommand } from '../content/decider.ts';
+import { contentStream, type GeneratedMedia, type MediaFileRecord } from '../content/events.ts';
+import { projectStream } from '../projects/events.ts';
+import type { VoiceCatalogue } from '../voices/catalogue.ts';
+import type { GenerationActivities, GenerationInput } from './lifecycle.ts';
+import { planGeneration } from './plan.ts';
+import { renderVariant, type RenderDeps, type RenderedVariant } from './render.ts';
+import { contentSourceOf, projectSettingsOf } from './source.ts';
+
+export interface GenerationDeps extends RenderDeps {
+  events: EventStore;
+  voices: VoiceCatalogue;
+  /** Where media files are written; they are served under /media/. */
+  mediaDir: string;
+  now: () => Date;
+}
+
+/** Inside a Temporal activity, tells the server this worker is alive; elsewhere there is no one to tell. */
+function heartbeat() {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    // not running as a Temporal activity (the in-process runner)
+  }
+}
+
+export const mediaPath = (input: GenerationInput) => `${input.contentId}/${input.generation}`;
+
+export function createGenerationActivities(deps: GenerationDeps): GenerationActivities {
+  const decide = (input: GenerationInput, command: ContentCommand) => handleCommand(deps.events, contentStream(input.contentId), contentDecider, command);
+  const now = () => deps.now().toISOString();
+
+  const files = async (input: GenerationInput, variant: 'article' | 'summary', rendered: RenderedVariant): Promise<MediaFileRecord[]> => {
+    const url = (file: string) => `/media/${mediaPath(input)}/${path.basename(file)}`;
+    const duration = rendered.durationMs;
+    return [
+      { id: await allocateId(deps.events, 'media'), content_type: 'audio/mpeg', url: url(rendered.mp3Path), duration, variant },
+      { id: await allocateId(deps.events, 'media'), content_type: 'application/x-mpegURL', url: url(rendered.hlsPlaylistPath), duration, variant },
+    ];
+  };
+
+  return {
+    async startProcessing(input) {
+      const { state } = await decide(input, { kind: 'StartProcessing', generation: input.generation, now: now() });
+      return state.status === 'active' && state.generation === input.generation && state.generationStatus === 'processing';
+    },
+
+    async generateMedia(input) {
+      const source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
+      if (source.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
+      const project = projectSettingsOf(await deps.events.readStream(projectStream(source.projectId)));
+      const plan = planGeneration(source, project, deps.voices);
+      if (!plan.article.some((segment) => segment.content_type === 'text' || segment.content_type === 'audio')) {
+        return { kind: 'nothing', reason: 'there is no text or audio to narrate' };
+      }
+      const dir = path.join(deps.mediaDir, mediaPath(input));
+      // A retried attempt starts from a clean folder, so files of a killed attempt never mix in.
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+      const pauses = { afterTitleMs: project.pauseAfterTitleSegmentsSeconds * 1000, afterSegmentMs: project.pauseAfterSegmentsSeconds * 1000 };
+      const beating = setInterval(heartbeat, 2_000);
+      try {
+        const article = await renderVariant(plan.article, dir, 'article', pauses, deps, now());
+        const summary = plan.summary.length > 0 ? await renderVariant(plan.summary, dir, 'summary', pauses, deps, now()) : null;
+        const audio = [...(await files(input, 'article', article)), ...(summary ? await files(input, 'summary', summary) : [])];
+        const media: GeneratedMedia = { audio, video: [], segments: article.segments, summarySegments: summary?.segments ?? [], duration: article.durationMs };
+        return { kind: 'media', media, published: source.fields.published ?? project.autoPublishEnabled };
+      } finally {
+        clearInterval(beating);
+      }
+    },
+
+    async recordProcessed(input, media, published) {
+      await decide(input, { kind: 'CompleteProcessing', generation: input.generation, media, published, now: now() });
+    },
+    async recordSkipped(input, reason) {
+      await decide(input, { kind: 'SkipProcessing', generation: input.generation, reason, now: now() });
+    },
+    async recordFailed(input, reason) {
+      await decide(input, { kind: 'FailProcessing', generation: input.generation, reason, now: now() });
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// The generation lifecycle, queued → processing → processed | skipped | error, run by Temporal or in-process.
+// Deterministic and free of I/O: every effect is an activity, so Temporal can replay it.
+import type { GeneratedMedia } from '../content/events.ts';
+
+export interface GenerationInput {
+  contentId: string;
+  generation: number;
+}
+
+export type MediaOutcome = { kind: 'media'; media: GeneratedMedia; published: boolean } | { kind: 'nothing'; reason: string };
+
+export interface GenerationActivities {
+  /** Appends ContentProcessingStarted; false when this generation is superseded or already finished. */
+  startProcessing(input: GenerationInput): Promise<boolean>;
+  /** Prepares text, synthesizes, fetches and assembles; idempotent (same files for the same generation). */
+  generateMedia(input: GenerationInput): Promise<MediaOutcome>;
+  recordProcessed(input: GenerationInput, media: GeneratedMedia, published: boolean): Promise<void>;
+  recordSkipped(input: GenerationInput, reason: string): Promise<void>;
+  recordFailed(input: GenerationInput, reason: string): Promise<void>;
+}
+
+/** Exponential backoff with bounded attempts; Temporal and the in-process runner both apply it. */
+export const generationRetry = {
+  initialIntervalMs: 1_000,
+  backoffCoefficient: 2,
+  maximumIntervalMs: 20_000,
+  maximumAttempts: 4,
+} as const;
+
+export async function generationLifecycle(activities: GenerationActivities, input: GenerationInput): Promise<string> {
+  if (!(await activities.startProcessing(input))) return 'superseded';
+  let outcome: MediaOutcome;
+  try {
+    outcome = await activities.generateMedia(input);
+  } catch (error) {
+    await activities.recordFailed(input, failureReason(error));
+    return 'error';
+  }
+  if (outcome.kind === 'nothing') {
+    await activities.recordSkipped(input, outcome.reason);
+    return 'skipped';
+  }
+  await activities.recordProcessed(input, outcome.media, outcome.published);
+  return 'processed';
+}
+
+/** The innermost message: Temporal wraps an activity's last failure in an ActivityFailure. */
+export function failureReason(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  while (current?.cause) current = current.cause as typeof current;
+  return current?.message || 'generation failed';
+}

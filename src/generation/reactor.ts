@@ -1,0 +1,34 @@
+// Starts a generation workflow for every generation the log asks for, and resumes unfinished ones at start.
+import type { RecordedEvent } from '../infrastructure/eventStore/port.ts';
+import type { ReadStore } from '../infrastructure/readStore/port.ts';
+import type { WorkflowRunner } from '../infrastructure/workflows/port.ts';
+import type { ContentEvent } from '../content/events.ts';
+import { CONTENT_ITEMS, type ContentItemView } from '../content/readModel.ts';
+
+export interface GenerationReactor {
+  /** Called for every event the projections applied; ignored until `resume` has run. */
+  onEvent(event: RecordedEvent): void;
+  /** Starts every generation the read model shows as unfinished, then follows new events. */
+  resume(read: ReadStore): Promise<void>;
+}
+
+export function createGenerationReactor(runner: WorkflowRunner, log: (message: string) => void): GenerationReactor {
+  let live = false;
+  const start = (contentId: string, generation: number) =>
+    runner.startGeneration({ contentId, generation }).catch((error: unknown) => log(`could not start generation ${generation} of ${contentId}: ${String(error)}`));
+
+  return {
+    onEvent(recorded) {
+      if (!live || !recorded.stream.startsWith('content-')) return;
+      const event = recorded as unknown as ContentEvent;
+      const contentId = recorded.stream.slice('content-'.length);
+      if (event.type === 'ContentCreated') void start(contentId, 1);
+      if (event.type === 'ContentRegenerationRequested') void start(contentId, event.data.generation);
+    },
+    async resume(read) {
+      live = true;
+      const unfinished = await read.collection<ContentItemView>(CONTENT_ITEMS).find({ status: { $in: ['queued', 'processing'] } });
+      for (const item of unfinished) await start(item._id, item.generation);
+    },
+  };
+}

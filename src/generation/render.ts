@@ -1,0 +1,85 @@
+// Turns a planned variant (article or summary) into audio files and timed segments.
+import path from 'node:path';
+import { assemble } from '../media/assemble.ts';
+import { fetchAudio } from '../media/fetchAudio.ts';
+import type { Synthesizer, WordTiming } from '../media/synthesizer.ts';
+import type { PlannedSegment } from './plan.ts';
+
+export interface RenderDeps {
+  synthesizer: Synthesizer;
+  sampleRate: number;
+  audioLimits: { maxBytes: number; timeoutMs: number };
+}
+
+export interface RenderedVariant {
+  mp3Path: string;
+  hlsPlaylistPath: string;
+  durationMs: number;
+  segments: Record<string, unknown>[];
+}
+
+interface Sound {
+  wavPath: string;
+  durationMs: number;
+  words: WordTiming[];
+}
+
+async function soundOf(segment: PlannedSegment, index: number, dir: string, deps: RenderDeps): Promise<Sound | null> {
+  const wavPath = path.join(dir, `part-${index}.wav`);
+  if (segment.content_type === 'text' && segment.text) {
+    const spoken = await deps.synthesizer.speak(segment.text, segment.voice!.espeakName, wavPath);
+    return { wavPath, durationMs: spoken.durationMs, words: spoken.words };
+  }
+  if (segment.content_type === 'audio' && segment.audio_url) {
+    const fetched = await fetchAudio(segment.audio_url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate });
+    return { wavPath, durationMs: fetched.durationMs, words: [] };
+  }
+  return null;
+}
+
+/** Segments without sound (images, background video) start where the next sound starts and last 0 ms. */
+export async function renderVariant(
+  plan: PlannedSegment[],
+  dir: string,
+  name: 'article' | 'summary',
+  pauses: { afterTitleMs: number; afterSegmentMs: number },
+  deps: RenderDeps,
+  now: string,
+): Promise<RenderedVariant> {
+  const sounds = await Promise.all(plan.map((segment, index) => soundOf(segment, index, dir, deps).then((sound) => ({ segment, sound }))));
+  const audible = sounds.filter((entry): entry is { segment: PlannedSegment; sound: Sound } => entry.sound !== null);
+  const parts = audible.map(({ segment, sound }, index) => ({
+    wavPath: sound.wavPath,
+    pauseAfterMs: index === audible.length - 1 ? 0 : segment.section === 'title' ? pauses.afterTitleMs : pauses.afterSegmentMs,
+  }));
+  const assembled = await assemble(parts, dir, name);
+  let audibleSoFar = 0;
+  const segments = sounds.map(({ segment, sound }, index) => {
+    // A sound's own offset; for a silent segment, the offset of the sound after it.
+    const startTime = Math.round(assembled.offsetsMs[audibleSoFar] ?? assembled.durationMs);
+    if (sound) audibleSoFar += 1;
+    return {
+      id: index + 1,
+      marker: segment.marker,
+      section: segment.section,
+      content_type: segment.content_type,
+      text: segment.text,
+      audio_url: segment.audio_url,
+      image_url: segment.image_url,
+      video_url: segment.video_url,
+      start_time: startTime,
+      duration: sound ? Math.round(sound.durationMs) : 0,
+      voice: segment.voice ? { id: segment.voice.id, name: segment.voice.name } : null,
+      language: segment.voice ? { code: segment.voice.language.code, name: segment.voice.language.name } : null,
+      preprocessing_settings: null,
+      xpath: segment.xpath,
+      md5: segment.md5,
+      video_settings: null,
+      pauses: [],
+      words: (sound?.words ?? []).map((word) => ({ text: word.text, start_time: startTime + Math.round(word.start_time), duration: Math.round(word.duration) })),
+      created: now,
+      updated: now,
+    };
+  });
+  return { mp3Path: assembled.mp3Path, hlsPlaylistPath: assembled.hlsPlaylistPath, durationMs: Math.round(assembled.durationMs), segments };
+}

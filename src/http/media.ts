@@ -1,0 +1,51 @@
+// Serves generated media files under /media/, publicly, with byte ranges and long cache lifetimes.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context, Next } from 'koa';
+import { sendError } from './errors.ts';
+
+const contentTypes: Record<string, string> = {
+  '.mp3': 'audio/mpeg',
+  '.m3u8': 'application/x-mpegURL',
+  '.ts': 'video/mp2t',
+  '.aac': 'audio/aac',
+  '.mp4': 'video/mp4',
+  '.vtt': 'text/vtt',
+};
+
+export function mediaFiles(mediaDir: string) {
+  const root = path.resolve(mediaDir);
+  return async function serveMedia(ctx: Context, next: Next) {
+    if (!ctx.path.startsWith('/media/')) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return sendError(ctx, 405, 'Method Not Allowed');
+    const file = path.resolve(root, decodeURIComponent(ctx.path.slice('/media/'.length)));
+    const type = contentTypes[path.extname(file)];
+    const info = file.startsWith(`${root}${path.sep}`) && type ? await stat(file).catch(() => null) : null;
+    if (!info?.isFile()) return sendError(ctx, 404, 'Not Found');
+    ctx.set('Accept-Ranges', 'bytes');
+    // A file's path names its generation, so its bytes never change.
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.type = type!;
+    const range = parseRange(ctx.get('range'), info.size);
+    if (range === 'unsatisfiable') {
+      ctx.set('Content-Range', `bytes */${info.size}`);
+      return sendError(ctx, 416, 'Range Not Satisfiable');
+    }
+    const { start, end } = range ?? { start: 0, end: info.size - 1 };
+    ctx.status = range ? 206 : 200;
+    if (range) ctx.set('Content-Range', `bytes ${start}-${end}/${info.size}`);
+    if (ctx.method === 'GET') ctx.body = createReadStream(file, { start, end });
+    ctx.length = end - start + 1;
+  };
+}
+
+/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; anything else is served whole. */
+function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  const start = match[1] === '' ? Math.max(0, size - Number(match[2])) : Number(match[1]);
+  const end = match[1] === '' || match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  return start > end || start >= size ? 'unsatisfiable' : { start, end };
+}

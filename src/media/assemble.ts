@@ -1,0 +1,93 @@
+// Joins audio parts with exact pauses into one timeline, encoded once as mp3 and remuxed into HLS.
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { MediaError } from './errors.ts';
+import { runTool, tail } from './tool.ts';
+import { isPcm16Mono, parseWav, type WavAudio } from './wav.ts';
+
+export interface AssemblyPart {
+  wavPath: string;
+  pauseAfterMs: number;
+}
+
+export interface Assembly {
+  mp3Path: string;
+  hlsPlaylistPath: string;
+  hlsSegmentPaths: string[];
+  /** How long the mp3 and the HLS rendition play: the timeline plus the encoder's priming (see below). */
+  durationMs: number;
+  /** Where each part starts on the timeline, exact to the sample. */
+  offsetsMs: number[];
+}
+
+// libmp3lame puts 1105 samples before the first input sample (576 encoder + 529 decoder delay).
+// ffmpeg's LAME tag lets gapless decoders (ffmpeg, browsers' <audio>) skip them, so offsets need no
+// shift there, but ffprobe, and players of the HLS segments, which carry no such tag, count them
+// in the duration. durationMs counts them too, so it matches what ffprobe reports up to the
+// encoder's padding of the last frame (under 576 samples, 26 ms at 22050 Hz).
+const MP3_PRIMING_SAMPLES = 1105;
+const MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7']; // level 7: twice as fast as the default, still clean speech
+const HLS_SEGMENT_SECONDS = 6;
+
+export async function assemble(parts: readonly AssemblyPart[], outDir: string, name: string): Promise<Assembly> {
+  if (parts.length === 0) throw new MediaError('invalid-input', 'nothing to assemble');
+  if (!/^[\w.-]+$/.test(name)) throw new MediaError('invalid-input', `not a file name: ${name}`);
+  await mkdir(outDir, { recursive: true });
+  const audio = await Promise.all(parts.map(({ wavPath }) => readWav(wavPath)));
+  const sampleRate = mostCommonRate(audio);
+  const pcm = await Promise.all(audio.map((wav, i) => (wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : resample(parts[i]!.wavPath, sampleRate))));
+
+  // The timeline is built here rather than by ffmpeg filters so that every offset is a whole sample count.
+  const chunks: Buffer[] = [];
+  const offsetsMs: number[] = [];
+  let samples = 0;
+  pcm.forEach((data, i) => {
+    offsetsMs.push((samples * 1000) / sampleRate);
+    const pause = Math.round((parts[i]!.pauseAfterMs * sampleRate) / 1000);
+    chunks.push(data, Buffer.alloc(pause * 2));
+    samples += data.length / 2 + pause;
+  });
+
+  const mp3Path = join(outDir, `${name}.mp3`);
+  await ffmpeg(['-f', 's16le', '-ar', String(sampleRate), '-ac', '1', '-i', 'pipe:0', ...MP3_ARGS, mp3Path], Readable.from(chunks));
+  const hls = await remuxToHls(mp3Path, outDir, name);
+  return { mp3Path, ...hls, durationMs: ((samples + MP3_PRIMING_SAMPLES) * 1000) / sampleRate, offsetsMs };
+}
+
+async function readWav(wavPath: string): Promise<WavAudio> {
+  const file = await readFile(wavPath).catch((error: Error) => {
+    throw new MediaError('invalid-input', `cannot read part ${wavPath}: ${error.message}`);
+  });
+  return parseWav(file, wavPath);
+}
+
+/** The rate most parts already have, so that as few as possible are resampled. */
+function mostCommonRate(audio: readonly WavAudio[]): number {
+  const counts = new Map<number, number>();
+  for (const { sampleRate } of audio) counts.set(sampleRate, (counts.get(sampleRate) ?? 0) + 1);
+  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+}
+
+async function resample(wavPath: string, sampleRate: number): Promise<Buffer> {
+  return ffmpeg(['-i', wavPath, '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1']);
+}
+
+/** The mp3 frames are copied into MPEG-TS segments: no second encoding, and the same timeline. */
+async function remuxToHls(mp3Path: string, outDir: string, name: string): Promise<{ hlsPlaylistPath: string; hlsSegmentPaths: string[] }> {
+  const hlsPlaylistPath = join(outDir, `${name}.m3u8`);
+  await ffmpeg([
+    '-i', mp3Path, '-c', 'copy',
+    '-f', 'hls', '-hls_time', String(HLS_SEGMENT_SECONDS), '-hls_playlist_type', 'vod',
+    '-hls_segment_filename', join(outDir, `${name}-%03d.ts`), hlsPlaylistPath,
+  ]);
+  const playlist = await readFile(hlsPlaylistPath, 'utf8');
+  const hlsSegmentPaths = playlist.split('\n').filter((line) => line && !line.startsWith('#')).map((uri) => join(outDir, uri));
+  return { hlsPlaylistPath, hlsSegmentPaths };
+}
+
+async function ffmpeg(args: string[], input?: Readable): Promise<Buffer> {
+  const run = await runTool('ffmpeg', ['-v', 'error', '-y', ...args], input ? { input } : {});
+  if (run.code !== 0) throw new MediaError('tool-failed', `ffmpeg ${args.join(' ')} failed: ${run.startError?.message ?? tail(run.stderr)}`);
+  return run.stdout;
+}
