@@ -21,13 +21,16 @@ export interface Assembly {
   offsetsMs: number[];
 }
 
-// libmp3lame puts 1105 samples before the first input sample (576 encoder + 529 decoder delay).
-// ffmpeg's LAME tag lets gapless decoders (ffmpeg, browsers' <audio>) skip them, so offsets need no
-// shift there, but ffprobe, and players of the HLS segments, which carry no such tag, count them
-// in the duration. durationMs counts them too, so it matches what ffprobe reports up to the
-// encoder's padding of the last frame (under 576 samples, 26 ms at 22050 Hz).
+// libmp3lame puts 1105 samples of priming before the first input sample (576 encoder + 529
+// decoder delay). The LAME tag ffmpeg writes into the mp3 lets gapless decoders such as ffmpeg skip
+// them, so on the mp3's decoded timeline every offset is exact. ffprobe counts them in the duration,
+// and the HLS segments cannot carry the tag, so HLS players play them too: there, everything
+// sounds 1105 samples (50 ms at 22050 Hz) later. durationMs counts them, so it matches what ffprobe
+// reports for both renditions up to the padding of the last frame (at most about one frame,
+// under 30 ms at 22050 Hz).
 const MP3_PRIMING_SAMPLES = 1105;
-const MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7']; // level 7: twice as fast as the default, still clean speech
+// Level 7 (lame -q 7) encodes twice as fast as ffmpeg's default; the encoding is most of assembly's time.
+const MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7'];
 const HLS_SEGMENT_SECONDS = 6;
 
 export async function assemble(parts: readonly AssemblyPart[], outDir: string, name: string): Promise<Assembly> {
@@ -73,7 +76,7 @@ async function resample(wavPath: string, sampleRate: number): Promise<Buffer> {
   return ffmpeg(['-i', wavPath, '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1']);
 }
 
-/** The mp3 frames are copied into MPEG-TS segments: no second encoding, and the same timeline. */
+/** The mp3 frames are copied into MPEG-TS segments, so HLS costs no second encoding. */
 async function remuxToHls(mp3Path: string, outDir: string, name: string): Promise<{ hlsPlaylistPath: string; hlsSegmentPaths: string[] }> {
   const hlsPlaylistPath = join(outDir, `${name}.m3u8`);
   await ffmpeg([

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,10 +61,16 @@ describe('speak', () => {
     expect(spoken.words.map((word) => word.text)).toEqual(['Grüße', 'aus', 'Köln', 'naïve', 'café', 'straße', 'und', 'Zürich']);
   });
 
+  it('accepts a language where espeak-ng has no voice of that name, as `espeak-ng -v` does', async () => {
+    const spoken = await synthesizer.speak('Good evening.', 'en-gb', join(dir, 'en-gb.wav'));
+    expect(spoken.words.map((word) => word.text)).toEqual(['Good', 'evening']);
+  });
+
   it('rejects an unknown voice with a typed error and leaves no file', async () => {
-    const failure = await synthesizer.speak('Hello.', 'no-such-voice', join(dir, 'none.wav')).catch((error: unknown) => error);
+    const failure = await synthesizer.speak('Hello.', 'nosuchvoice', join(dir, 'none.wav')).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SynthesisError);
     expect(failure).toMatchObject({ reason: 'unknown-voice' });
+    await expect(access(join(dir, 'none.wav'))).rejects.toThrow();
   });
 
   it('kills a synthesis that runs past its time limit', async () => {

@@ -73,6 +73,15 @@ static int on_synth(short *pcm, int n, espeak_EVENT *events) {
   return 0;
 }
 
+/* As `espeak-ng -v` does: a voice name ("en-us", "English (Great Britain)"), else a language ("en-gb"). */
+static int select_voice(const char *name) {
+  if (espeak_SetVoiceByName(name) == EE_OK) return 1;
+  espeak_VOICE by_language;
+  memset(&by_language, 0, sizeof by_language);
+  by_language.languages = name;
+  return name[0] != 0 && espeak_SetVoiceByProperties(&by_language) == EE_OK;
+}
+
 static char *read_all(FILE *in, size_t *size) {
   size_t cap = 1 << 16, len = 0, got;
   char *buf = malloc(cap);
@@ -96,7 +105,7 @@ int main(int argc, char **argv) {
   if (!text) { fprintf(stderr, "cannot read stdin\n"); return 4; }
   int rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, NULL, 0);
   if (rate <= 0) { fprintf(stderr, "espeak_Initialize failed\n"); return 5; }
-  if (espeak_SetVoiceByName(argv[1]) != EE_OK) { fprintf(stderr, "voice not found: %s\n", argv[1]); return 3; }
+  if (!select_voice(argv[1])) { fprintf(stderr, "voice not found: %s\n", argv[1]); return 3; }
   espeak_SetParameter(espeakRATE, atoi(argv[2]), 0);
   wav = fopen(argv[3], "wb");
   if (!wav || !write_header((uint32_t)rate, 0)) { fprintf(stderr, "cannot write %s\n", argv[3]); return 4; }
