@@ -30,10 +30,10 @@ const viewFields = (fields: object) =>
 
 export const contentItemsProjection: Projection = {
   name: 'contentItems',
+  streamPrefix: 'content-',
   collections: { [CONTENT_ITEMS]: contentIndexes },
 
   async apply(recorded: RecordedEvent, read: ReadStore) {
-    if (!recorded.stream.startsWith('content-')) return;
     const items = read.collection<ContentItemView>(CONTENT_ITEMS);
     const event = recorded as unknown as ContentEvent & RecordedEvent;
     const id = recorded.stream.slice('content-'.length);

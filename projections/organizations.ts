@@ -7,11 +7,11 @@ import type { Projection } from './projection.ts';
 
 export const organizationsProjection: Projection = {
   name: 'organizations',
+  streamPrefix: 'organization-',
   collections: { [ORGANIZATIONS]: [], [API_KEYS]: apiKeyIndexes },
 
   // Each event writes or removes one whole document, so applying it twice changes nothing.
   async apply(recorded: RecordedEvent, read: ReadStore) {
-    if (!recorded.stream.startsWith('organization-')) return;
     const organizationId = Number(recorded.stream.slice('organization-'.length));
     const event = recorded as unknown as OrganizationEvent;
     switch (event.type) {

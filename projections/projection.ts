@@ -4,6 +4,8 @@ import type { IndexSpec, ReadStore } from '../src/infrastructure/readStore/port.
 
 export interface Projection {
   name: string;
+  /** Prefix of the streams whose events it reads; events of other streams never reach it. */
+  streamPrefix: string;
   /** Collections it owns, with the indexes every API query on them needs. */
   collections: Record<string, IndexSpec[]>;
   /** Applies one event; must be idempotent (a replayed event leaves the documents as they are). */

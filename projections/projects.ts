@@ -7,10 +7,10 @@ import type { Projection } from './projection.ts';
 
 export const projectsProjection: Projection = {
   name: 'projects',
+  streamPrefix: 'project-',
   collections: { [PROJECTS]: projectIndexes },
 
   async apply(recorded: RecordedEvent, read: ReadStore) {
-    if (!recorded.stream.startsWith('project-')) return;
     const projects = read.collection<ProjectView>(PROJECTS);
     const event = recorded as unknown as ProjectEvent;
     const _id = recorded.stream.slice('project-'.length);

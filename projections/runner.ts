@@ -5,6 +5,8 @@ import { CHECKPOINTS, type Projection } from './projection.ts';
 
 type Checkpoint = { _id: string; position: number };
 
+const CHECKPOINT_INTERVAL_MS = 1_000;
+
 export interface ProjectionRunner {
   /** Resolves once every projection has applied the event at `position` (read-your-writes). */
   waitFor(position: number): Promise<void>;
@@ -44,12 +46,27 @@ export async function startProjections(
   let closed = false;
   const waiters = new Set<{ position: number; resolve: () => void }>();
 
+  // Checkpoints are saved at most once a second: replaying the few events after one is harmless,
+  // since projections are idempotent, and a write per event would halve a remote store's throughput.
+  const unsaved = new Map<string, number>();
+  const saveCheckpoints = async () => {
+    for (const [name, saved] of [...unsaved]) {
+      unsaved.delete(name);
+      await checkpoints.put({ _id: name, position: saved }).catch((error: unknown) => {
+        if (!unsaved.has(name)) unsaved.set(name, saved);
+        options.log?.(`checkpoint of ${name} not saved: ${String(error)}`);
+      });
+    }
+  };
+  const saving = setInterval(() => void saveCheckpoints(), CHECKPOINT_INTERVAL_MS);
+  saving.unref();
+
   const applyWithRetry = async (projection: Projection, event: RecordedEvent) => {
     // A read store that went away is waited for: skipping the event would lose it.
     for (let delay = 100; !closed; delay = Math.min(delay * 2, 10_000)) {
       try {
         await projection.apply(event, read);
-        await checkpoints.put({ _id: projection.name, position: event.position });
+        unsaved.set(projection.name, event.position);
         return;
       } catch (error) {
         options.log?.(`projection ${projection.name} failed at position ${event.position}, retrying: ${String(error)}`);
@@ -63,7 +80,7 @@ export async function startProjections(
     async (event) => {
       for (const projection of projections) {
         if (event.position <= applied.get(projection.name)!) continue;
-        await applyWithRetry(projection, event);
+        if (event.stream.startsWith(projection.streamPrefix)) await applyWithRetry(projection, event);
         applied.set(projection.name, event.position);
       }
       position = event.position;
@@ -90,6 +107,8 @@ export async function startProjections(
     async close() {
       closed = true;
       await subscription.close();
+      clearInterval(saving);
+      await saveCheckpoints();
       for (const waiter of waiters) waiter.resolve();
     },
   };

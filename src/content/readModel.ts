@@ -31,6 +31,7 @@ export type ContentItemView = Omit<ContentFields, 'segments'> & {
 };
 
 export const contentIndexes: IndexSpec[] = [
+  { name: 'project', keys: { projectId: 1 } },
   { name: 'project_created', keys: { projectId: 1, created: -1 } },
   { name: 'project_source_id', keys: { projectId: 1, sourceId: 1 } },
   { name: 'project_legacy_id', keys: { projectId: 1, legacyId: 1 } },
@@ -45,7 +46,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function findContent(read: ReadStore, projectId: number, ref: string): Promise<ContentItemView | null> {
   const items = read.collection<ContentItemView>(CONTENT_ITEMS);
-  if (UUID.test(ref)) return items.findOne({ _id: ref.toLowerCase(), projectId });
+  if (UUID.test(ref)) {
+    // By _id alone, then checked: the cheapest lookup on every store.
+    const item = await items.findOne({ _id: ref.toLowerCase() });
+    return item?.projectId === projectId ? item : null;
+  }
   const bySource = await items.findOne({ projectId, sourceId: ref });
   if (bySource || !/^\d{1,15}$/.test(ref)) return bySource;
   return items.findOne({ projectId, legacyId: Number(ref) });

@@ -1,0 +1,415 @@
+// Generation benchmark: wall time from POST to `processed` for a ~2,000-word article, against the bare tools
+// (one espeak-ng process, one ffmpeg encode) on the same text, rounds interleaved; prints markdown tables.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { prepareArticle } from '../src/generation/textPreparation.ts';
+import { longArticleHtml } from '../test/fixtures/longArticle.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const API_KEY = 'bench_bootstrap_key_0123456789';
+const CONTENT = '/v1/projects/1/content';
+// What src/media/assemble.ts encodes with (MP3_ARGS); keep in step with it.
+const SERVICE_MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7'];
+const DEFAULT_MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k'];
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    words: { type: 'string', default: '2000' },
+    'poll-ms': { type: 'string', default: '20' },
+    'round-timeout': { type: 'string', default: '120' },
+  },
+});
+const whole = (name: keyof typeof args, min: number) => {
+  const value = Number(args[name]);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number of at least ${min}`);
+  return value;
+};
+const rounds = whole('rounds', 1);
+const warmup = whole('warmup', 0);
+const words = whole('words', 50);
+const pollMs = whole('poll-ms', 1);
+const roundTimeoutMs = whole('round-timeout', 5) * 1000;
+const TOOL_TIMEOUT_MS = 60_000;
+
+// ---------------------------------------------------------------------------------------------
+// The article, and the text the service would speak for it.
+
+const html = longArticleHtml(words);
+const heading = /<h1>(.*?)<\/h1>\n?/.exec(html);
+// The fixture's <h1> becomes the title, so the title is not spoken twice.
+const title = heading?.[1] ?? 'Benchmark article';
+const body = heading ? html.replace(heading[0], '') : html;
+const spokenTexts = prepareArticle({
+  title,
+  summary: null,
+  body,
+  // The defaults the service plans with (src/generation/plan.ts) for an item that sets none of them.
+  titleEnabled: true,
+  bodyEnabled: true,
+  summaryEnabled: false,
+  summaryTitleEnabled: false,
+}).segments.flatMap((segment) => (segment.content_type === 'text' && segment.text ? [segment.text] : []));
+const spokenText = spokenTexts.join('\n\n');
+const spokenWords = spokenText.split(/\s+/).filter(Boolean).length;
+
+// ---------------------------------------------------------------------------------------------
+// The service as a child process (as in bench/api-load.ts).
+
+interface Server {
+  baseUrl: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function startServer(env: Record<string, string>, onCrash: (message: string) => void): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 45 s:\n${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stopChild(child);
+    throw error;
+  });
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) onCrash(`server exited with ${code ?? signal} during the run:\n${output}`);
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: () => {
+      stopping = true;
+      return stopChild(child);
+    },
+  };
+}
+
+/** SIGTERM lets the service close its stores; SIGKILL after 10 s. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// One pipeline round: POST, then GET every `pollMs` until the item is processed.
+
+interface ItemView {
+  id: string;
+  status: string;
+  duration: number | null;
+  created: string;
+  updated: string;
+  error: string | null;
+  segments: { created?: string }[] | null;
+}
+
+interface PipelineRound {
+  wallMs: number;
+  speechMs: number;
+  polls: number;
+  /** Server clock (same machine) relative to the moment the POST was sent, in ms. */
+  createdAt: number;
+  startedAt: number | null;
+  renderAt: number | null;
+  processedAt: number;
+}
+
+const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+
+async function getItem(baseUrl: string, id: string, segments: 'none' | 'partial'): Promise<ItemView> {
+  const response = await fetch(`${baseUrl}${CONTENT}/${id}?segments=${segments}`, { headers, signal: AbortSignal.timeout(10_000) });
+  const item = (await response.json()) as ItemView;
+  if (response.status !== 200) throw new Error(`GET ${id} answered ${response.status}: ${JSON.stringify(item)}`);
+  return item;
+}
+
+async function pipelineRound(baseUrl: string, sourceId: string): Promise<PipelineRound> {
+  const payload = JSON.stringify({ title, body, source_id: sourceId });
+  const sentEpoch = Date.now();
+  const sent = performance.now();
+  const response = await fetch(`${baseUrl}${CONTENT}`, { method: 'POST', headers, body: payload, signal: AbortSignal.timeout(15_000) });
+  const created = (await response.json()) as ItemView;
+  if (response.status !== 201 || !created.id) throw new Error(`POST answered ${response.status}: ${JSON.stringify(created)}`);
+  let startedIso: string | null = null;
+  let polls = 0;
+  for (;;) {
+    const polled = performance.now();
+    if (polled - sent > roundTimeoutMs) throw new Error(`item ${created.id} not processed within ${roundTimeoutMs / 1000} s`);
+    const item = await getItem(baseUrl, created.id, 'none');
+    polls++;
+    if (item.status === 'processing') startedIso ??= item.updated;
+    if (item.status === 'error' || item.status === 'skipped') throw new Error(`item ${created.id} ended ${item.status}: ${item.error}`);
+    if (item.status === 'processed') {
+      const wallMs = performance.now() - sent;
+      // Outside the measured time: the segments carry the moment rendering started (render.ts `created`).
+      const full = await getItem(baseUrl, created.id, 'partial');
+      const at = (iso: string | null | undefined) => (iso ? Date.parse(iso) - sentEpoch : null);
+      return {
+        wallMs,
+        speechMs: full.duration ?? 0,
+        polls,
+        createdAt: at(full.created)!,
+        startedAt: at(startedIso),
+        renderAt: at(full.segments?.[0]?.created),
+        processedAt: at(full.updated)!,
+      };
+    }
+    await sleep(Math.max(0, pollMs - (performance.now() - polled)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bare tools: one espeak-ng process for the whole text, one ffmpeg encode.
+
+function timed(command: string, commandArgs: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), TOOL_TIMEOUT_MS);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(performance.now() - started);
+      else reject(new Error(`${command} ${commandArgs.join(' ')} ended with ${code ?? signal}: ${stderr.trim()}`));
+    });
+  });
+}
+
+interface BareRound {
+  espeakMs: number;
+  ffmpegMs: number;
+  totalMs: number;
+  speechMs: number;
+}
+
+async function bareRound(dir: string, textPath: string, mp3Args: string[]): Promise<BareRound> {
+  const wav = path.join(dir, 'out.wav');
+  const mp3 = path.join(dir, 'out.mp3');
+  rmSync(wav, { force: true });
+  rmSync(mp3, { force: true });
+  const espeakMs = await timed('espeak-ng', ['-v', 'en-us', '-w', wav, '-f', textPath]);
+  const ffmpegMs = await timed('ffmpeg', ['-v', 'error', '-y', '-i', wav, ...mp3Args, mp3]);
+  return { espeakMs, ffmpegMs, totalMs: espeakMs + ffmpegMs, speechMs: wavDurationMs(readFileSync(wav)) };
+}
+
+/** espeak-ng writes a canonical 44-byte header: rate at 24, data size at 40 (16-bit mono). */
+function wavDurationMs(file: Buffer): number {
+  const rate = file.readUInt32LE(24);
+  const bytes = Math.min(file.readUInt32LE(40), file.length - 44);
+  return (bytes / 2 / rate) * 1000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting.
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const ms = (value: number | null) => (value === null ? '—' : String(Math.round(value)));
+const seconds = (value: number) => (value / 1000).toFixed(2);
+const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+
+function gitCommit(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return dirty ? `${commit} (with uncommitted changes)` : commit;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function toolVersion(command: string, versionArgs: string[]): string {
+  try {
+    return execFileSync(command, versionArgs, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0]!.trim();
+  } catch {
+    return `${command}: not found`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run.
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-generation-'));
+const toolsDir = mkdtempSync(path.join(tmpdir(), 'bench-generation-tools-'));
+let server: Server | undefined;
+let cleaning: Promise<void> | undefined;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(toolsDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+const fail = (message: string) => {
+  console.error(message);
+  void cleanUp().finally(() => process.exit(1));
+};
+const budgetSeconds = 90 + (rounds + warmup) * (roundTimeoutMs / 1000 + 4 * (TOOL_TIMEOUT_MS / 1000));
+const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
+watchdog.unref();
+process.once('SIGINT', () => fail('interrupted'));
+process.once('SIGTERM', () => fail('terminated'));
+
+type Task = 'pipeline' | 'bareA' | 'bareB';
+interface Round {
+  order: Task[];
+  pipeline: PipelineRound;
+  bareA: BareRound;
+  bareB: BareRound;
+}
+
+try {
+  const loadAtStart = load();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/root',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_API_KEY: API_KEY,
+    RATE_LIMIT_GET: '1000000000',
+    RATE_LIMIT_OTHER: '1000000000',
+    GENERATION_ENABLED: 'true',
+  };
+  server = await startServer(env, fail);
+  const textPath = path.join(toolsDir, 'text.txt');
+  writeFileSync(textPath, spokenText);
+  const runTag = randomBytes(4).toString('hex');
+
+  const tasks: Task[] = ['pipeline', 'bareA', 'bareB'];
+  const results: Round[] = [];
+  for (let index = 0; index < warmup + rounds; index++) {
+    // Rotate the order every round so that drift in the machine's load falls on all three alike.
+    const order = tasks.map((_, i) => tasks[(i + index) % tasks.length]!);
+    const round: Partial<Round> = { order };
+    for (const task of order) {
+      if (task === 'pipeline') round.pipeline = await pipelineRound(server.baseUrl, `bench-generation-${runTag}-${index}`);
+      if (task === 'bareA') round.bareA = await bareRound(toolsDir, textPath, DEFAULT_MP3_ARGS);
+      if (task === 'bareB') round.bareB = await bareRound(toolsDir, textPath, SERVICE_MP3_ARGS);
+    }
+    results.push(round as Round);
+  }
+  const loadAtEnd = load();
+  await cleanUp();
+  clearTimeout(watchdog);
+
+  const measured = results.slice(warmup);
+  const pipelineMs = measured.map((r) => r.pipeline.wallMs);
+  const bareAMs = measured.map((r) => r.bareA.totalMs);
+  const bareBMs = measured.map((r) => r.bareB.totalMs);
+  const speechMs = median(measured.map((r) => r.pipeline.speechMs));
+  const bareSpeechMs = median(measured.map((r) => r.bareB.speechMs));
+  const cpuCount = availableParallelism();
+
+  console.log(`node ${process.version}, ${cpuCount} CPUs (${cpus()[0]?.model ?? 'unknown CPU'}), commit ${gitCommit()}`);
+  console.log(`${toolVersion('espeak-ng', ['--version'])}; ${toolVersion('ffmpeg', ['-version'])}`);
+  console.log(`load average (1/5/15 min): ${loadAtStart} at start, ${loadAtEnd} at end`);
+  console.log(
+    `article: longArticleHtml(${words}), ${body.length} B of HTML; spoken: ${spokenTexts.length} text segments, ${spokenWords} words, ` +
+      `${spokenText.length} characters`,
+  );
+  console.log(`${rounds} rounds (+${warmup} warm-up, not counted), order rotated per round; polling every ${pollMs} ms\n`);
+
+  console.log('Per round (ms). Pipeline phases are server timestamps relative to the POST being sent: created → processing started → rendering started → processed.\n');
+  console.log('| round | order | pipeline | bare (a) espeak+ffmpeg | bare (b) espeak+ffmpeg q7 | espeak-ng | ffmpeg (a) | ffmpeg (b) | created | started | rendering | processed | speech s |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  results.forEach((r, index) => {
+    const p = r.pipeline;
+    const label = index < warmup ? `warm-up ${index + 1}` : String(index - warmup + 1);
+    const cells = [
+      label,
+      r.order.map((task) => ({ pipeline: 'P', bareA: 'a', bareB: 'b' })[task]).join(''),
+      ms(p.wallMs),
+      ms(r.bareA.totalMs),
+      ms(r.bareB.totalMs),
+      `${ms(r.bareA.espeakMs)} / ${ms(r.bareB.espeakMs)}`,
+      ms(r.bareA.ffmpegMs),
+      ms(r.bareB.ffmpegMs),
+      ms(p.createdAt),
+      ms(p.startedAt),
+      ms(p.renderAt),
+      ms(p.processedAt),
+      seconds(p.speechMs),
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
+  });
+
+  const pipelineMedian = median(pipelineMs);
+  const ratioA = pipelineMedian / median(bareAMs);
+  const ratioB = pipelineMedian / median(bareBMs);
+  const phase = (pick: (p: PipelineRound) => number | null) => {
+    const values = measured.map((r) => pick(r.pipeline)).filter((value): value is number => value !== null);
+    return values.length === measured.length ? ms(median(values)) : '—';
+  };
+  console.log('\nSummary (medians over the measured rounds unless noted)\n');
+  console.log('| metric | value |');
+  console.log('|---|---:|');
+  const rows: [string, string][] = [
+    ['pipeline wall time, POST → `processed` seen (median)', `${ms(pipelineMedian)} ms`],
+    ['pipeline wall time (min)', `${ms(Math.min(...pipelineMs))} ms`],
+    ['bare (a): espeak-ng + ffmpeg libmp3lame 64k (median)', `${ms(median(bareAMs))} ms`],
+    ['bare (b): espeak-ng + ffmpeg 64k `-compression_level 7`, as the service (median)', `${ms(median(bareBMs))} ms`],
+    ['  of which espeak-ng (median of all bare runs)', `${ms(median(measured.flatMap((r) => [r.bareA.espeakMs, r.bareB.espeakMs])))} ms`],
+    ['  of which ffmpeg (a) / (b)', `${ms(median(measured.map((r) => r.bareA.ffmpegMs)))} / ${ms(median(measured.map((r) => r.bareB.ffmpegMs)))} ms`],
+    ['pipeline / bare (a) (medians)', `${ratioA.toFixed(2)}×`],
+    ['pipeline / bare (b) (medians)', `${ratioB.toFixed(2)}×`],
+    ['speech duration of the item (`duration`)', `${seconds(speechMs)} s`],
+    ['speech duration of the bare WAV (no inter-segment pauses)', `${seconds(bareSpeechMs)} s`],
+    ['real-time factor, pipeline wall / speech', `${(pipelineMedian / speechMs).toFixed(4)} (${(speechMs / pipelineMedian).toFixed(0)}× faster than real time)`],
+    ['real-time factor, bare (b) / its speech', `${(median(bareBMs) / bareSpeechMs).toFixed(4)}`],
+    ['phase: POST sent → item created (server clock)', `${phase((p) => p.createdAt)} ms`],
+    ['phase: created → processing started', `${phase((p) => (p.startedAt === null ? null : p.startedAt - p.createdAt))} ms`],
+    ['phase: processing started → rendering started (read streams, plan, text preparation)', `${phase((p) => (p.startedAt === null || p.renderAt === null ? null : p.renderAt - p.startedAt))} ms`],
+    ['phase: rendering started → processed (synthesis, assembly, HLS, recording)', `${phase((p) => (p.renderAt === null ? null : p.processedAt - p.renderAt))} ms`],
+    ['phase: processed → seen by the poll', `${phase((p) => p.wallMs - p.processedAt)} ms`],
+  ];
+  for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
+
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log('\nTargets');
+  console.log(`- pipeline within 1.5× the bare tools: ${verdict(ratioB <= 1.5)} against (b), same encoder settings (${ratioB.toFixed(2)}×); ${verdict(ratioA <= 1.5)} against (a) (${ratioA.toFixed(2)}×)`);
+  console.log(`- pipeline under 5 s on 2 cores: ${verdict(pipelineMedian < 5000)} (median ${seconds(pipelineMedian)} s on ${cpuCount} CPUs${cpuCount === 2 ? '' : '; not a 2-core machine'})`);
+} catch (error) {
+  const cause = error instanceof Error && error.cause ? `\ncaused by: ${String(error.cause)}` : '';
+  fail(error instanceof Error ? `${error.stack ?? error.message}${cause}` : String(error));
+}
