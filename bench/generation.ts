@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     words: { type: 'string', default: '2000' },
     'poll-ms': { type: 'string', default: '20' },
     'round-timeout': { type: 'string', default: '120' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const whole = (name: keyof typeof args, min: number) => {
@@ -65,12 +66,13 @@ const spokenWords = spokenText.split(/\s+/).filter(Boolean).length;
 
 interface Server {
   baseUrl: string;
+  pid: number;
   output(): string;
   stop(): Promise<void>;
 }
 
-async function startServer(env: Record<string, string>, onCrash: (message: string) => void): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(env: Record<string, string>, nodeArgs: string[], onCrash: (message: string) => void): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start within 45 s:\n${output}`)), 45_000);
@@ -98,6 +100,7 @@ async function startServer(env: Record<string, string>, onCrash: (message: strin
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     output: () => output,
     stop: () => {
       stopping = true;
@@ -119,6 +122,32 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * CPU time (user + system, ms) of a process plus its reaped children, from /proc (Linux; null elsewhere).
+ * The service reaps its espeak-words and ffmpeg processes, this script its bare tools, so the
+ * figure covers all the work of a round, whatever else the machine is doing at the time.
+ */
+interface Cpu {
+  /** The process itself (for the service: Node — HTTP, event store, projections, word timings). */
+  own: number;
+  /** Its children once reaped (espeak-words / espeak-ng, ffmpeg). */
+  tools: number;
+}
+function cpuMs(pid: number | 'self'): Cpu | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // utime, stime, cutime, cstime are fields 14–17 of the file, 11–14 after the command name.
+    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
+    const cpu = { own: (utime! + stime!) * 10, tools: (cutime! + cstime!) * 10 }; // USER_HZ is 100 on Linux
+    return Number.isFinite(cpu.own + cpu.tools) ? cpu : null;
+  } catch {
+    return null;
+  }
+}
+const cpuDelta = (before: Cpu | null, after: Cpu | null): Cpu | null =>
+  before === null || after === null ? null : { own: after.own - before.own, tools: after.tools - before.tools };
+const cpuTotal = (cpu: Cpu | null) => (cpu === null ? null : cpu.own + cpu.tools);
+
 // ---------------------------------------------------------------------------------------------
 // One pipeline round: POST, then GET every `pollMs` until the item is processed.
 
@@ -134,6 +163,8 @@ interface ItemView {
 
 interface PipelineRound {
   wallMs: number;
+  /** CPU time of the service and its tools during the round (includes answering the polls). */
+  cpu: Cpu | null;
   speechMs: number;
   polls: number;
   /** Server clock (same machine) relative to the moment the POST was sent, in ms. */
@@ -152,8 +183,9 @@ async function getItem(baseUrl: string, id: string, segments: 'none' | 'partial'
   return item;
 }
 
-async function pipelineRound(baseUrl: string, sourceId: string): Promise<PipelineRound> {
+async function pipelineRound({ baseUrl, pid }: Server, sourceId: string): Promise<PipelineRound> {
   const payload = JSON.stringify({ title, body, source_id: sourceId });
+  const cpuBefore = cpuMs(pid);
   const sentEpoch = Date.now();
   const sent = performance.now();
   const response = await fetch(`${baseUrl}${CONTENT}`, { method: 'POST', headers, body: payload, signal: AbortSignal.timeout(15_000) });
@@ -170,11 +202,13 @@ async function pipelineRound(baseUrl: string, sourceId: string): Promise<Pipelin
     if (item.status === 'error' || item.status === 'skipped') throw new Error(`item ${created.id} ended ${item.status}: ${item.error}`);
     if (item.status === 'processed') {
       const wallMs = performance.now() - sent;
+      const cpuAfter = cpuMs(pid);
       // Outside the measured time: the segments carry the moment rendering started (render.ts `created`).
       const full = await getItem(baseUrl, created.id, 'partial');
       const at = (iso: string | null | undefined) => (iso ? Date.parse(iso) - sentEpoch : null);
       return {
         wallMs,
+        cpu: cpuDelta(cpuBefore, cpuAfter),
         speechMs: full.duration ?? 0,
         polls,
         createdAt: at(full.created)!,
@@ -190,10 +224,14 @@ async function pipelineRound(baseUrl: string, sourceId: string): Promise<Pipelin
 // ---------------------------------------------------------------------------------------------
 // The bare tools: one espeak-ng process for the whole text, one ffmpeg encode.
 
+/** The bare tool running now, so that stopping early does not leave it behind. */
+let runningTool: ChildProcess | undefined;
+
 function timed(command: string, commandArgs: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    runningTool = child;
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     const timer = setTimeout(() => child.kill('SIGKILL'), TOOL_TIMEOUT_MS);
@@ -213,6 +251,8 @@ interface BareRound {
   espeakMs: number;
   ffmpegMs: number;
   totalMs: number;
+  /** The tools' CPU time (this script's own is left out). */
+  cpuMs: number | null;
   speechMs: number;
 }
 
@@ -221,9 +261,10 @@ async function bareRound(dir: string, textPath: string, mp3Args: string[]): Prom
   const mp3 = path.join(dir, 'out.mp3');
   rmSync(wav, { force: true });
   rmSync(mp3, { force: true });
+  const cpuBefore = cpuMs('self');
   const espeakMs = await timed('espeak-ng', ['-v', 'en-us', '-w', wav, '-f', textPath]);
   const ffmpegMs = await timed('ffmpeg', ['-v', 'error', '-y', '-i', wav, ...mp3Args, mp3]);
-  return { espeakMs, ffmpegMs, totalMs: espeakMs + ffmpegMs, speechMs: wavDurationMs(readFileSync(wav)) };
+  return { espeakMs, ffmpegMs, totalMs: espeakMs + ffmpegMs, cpuMs: cpuDelta(cpuBefore, cpuMs('self'))?.tools ?? null, speechMs: wavDurationMs(readFileSync(wav)) };
 }
 
 /** espeak-ng writes a canonical 44-byte header: rate at 24, data size at 40 (16-bit mono). */
@@ -273,6 +314,7 @@ let cleaning: Promise<void> | undefined;
 
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
+    runningTool?.kill('SIGKILL');
     await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(toolsDir, { recursive: true, force: true });
@@ -280,7 +322,11 @@ function cleanUp(): Promise<void> {
   return cleaning;
 }
 
+let failing = false;
+/** Reports the first failure only: once stopping, tools killed along the way fail too. */
 const fail = (message: string) => {
+  if (failing) return;
+  failing = true;
   console.error(message);
   void cleanUp().finally(() => process.exit(1));
 };
@@ -311,7 +357,8 @@ try {
     RATE_LIMIT_OTHER: '1000000000',
     GENERATION_ENABLED: 'true',
   };
-  server = await startServer(env, fail);
+  const profileDir = args['cpu-prof'] ? path.resolve(args['cpu-prof']) : undefined;
+  server = await startServer(env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [], fail);
   const textPath = path.join(toolsDir, 'text.txt');
   writeFileSync(textPath, spokenText);
   const runTag = randomBytes(4).toString('hex');
@@ -323,7 +370,7 @@ try {
     const order = tasks.map((_, i) => tasks[(i + index) % tasks.length]!);
     const round: Partial<Round> = { order };
     for (const task of order) {
-      if (task === 'pipeline') round.pipeline = await pipelineRound(server.baseUrl, `bench-generation-${runTag}-${index}`);
+      if (task === 'pipeline') round.pipeline = await pipelineRound(server, `bench-generation-${runTag}-${index}`);
       if (task === 'bareA') round.bareA = await bareRound(toolsDir, textPath, DEFAULT_MP3_ARGS);
       if (task === 'bareB') round.bareB = await bareRound(toolsDir, textPath, SERVICE_MP3_ARGS);
     }
@@ -350,9 +397,12 @@ try {
   );
   console.log(`${rounds} rounds (+${warmup} warm-up, not counted), order rotated per round; polling every ${pollMs} ms\n`);
 
-  console.log('Per round (ms). Pipeline phases are server timestamps relative to the POST being sent: created → processing started → rendering started → processed.\n');
-  console.log('| round | order | pipeline | bare (a) espeak+ffmpeg | bare (b) espeak+ffmpeg q7 | espeak-ng | ffmpeg (a) | ffmpeg (b) | created | started | rendering | processed | speech s |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    'Per round, in ms. CPU: user + system time of the service (or of the bare tools) during the round. ' +
+      'created … processed: server timestamps relative to the POST being sent. Order: P pipeline, a/b bare variants.\n',
+  );
+  console.log('| round | order | pipeline wall | pipeline CPU node + tools | bare (a) wall | bare (a) CPU | bare (b) wall | bare (b) CPU | espeak-ng a / b | ffmpeg (a) | ffmpeg (b) | created | started | rendering | processed | speech s |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   results.forEach((r, index) => {
     const p = r.pipeline;
     const label = index < warmup ? `warm-up ${index + 1}` : String(index - warmup + 1);
@@ -360,8 +410,11 @@ try {
       label,
       r.order.map((task) => ({ pipeline: 'P', bareA: 'a', bareB: 'b' })[task]).join(''),
       ms(p.wallMs),
+      p.cpu === null ? '—' : `${ms(p.cpu.own)} + ${ms(p.cpu.tools)}`,
       ms(r.bareA.totalMs),
+      ms(r.bareA.cpuMs),
       ms(r.bareB.totalMs),
+      ms(r.bareB.cpuMs),
       `${ms(r.bareA.espeakMs)} / ${ms(r.bareB.espeakMs)}`,
       ms(r.bareA.ffmpegMs),
       ms(r.bareB.ffmpegMs),
@@ -377,10 +430,18 @@ try {
   const pipelineMedian = median(pipelineMs);
   const ratioA = pipelineMedian / median(bareAMs);
   const ratioB = pipelineMedian / median(bareBMs);
-  const phase = (pick: (p: PipelineRound) => number | null) => {
-    const values = measured.map((r) => pick(r.pipeline)).filter((value): value is number => value !== null);
-    return values.length === measured.length ? ms(median(values)) : '—';
+  /** Median of a figure that may be missing (no /proc, a state the polls did not see): '—' unless every round has it. */
+  const medianOf = (values: (number | null)[]) => {
+    const known = values.filter((value): value is number => value !== null);
+    return known.length === values.length ? median(known) : null;
   };
+  const phase = (pick: (p: PipelineRound) => number | null) => ms(medianOf(measured.map((r) => pick(r.pipeline))));
+  const pipelineCpu = medianOf(measured.map((r) => cpuTotal(r.pipeline.cpu)));
+  const serviceNodeCpu = medianOf(measured.map((r) => r.pipeline.cpu?.own ?? null));
+  const serviceToolsCpu = medianOf(measured.map((r) => r.pipeline.cpu?.tools ?? null));
+  const bareACpu = medianOf(measured.map((r) => r.bareA.cpuMs));
+  const bareBCpu = medianOf(measured.map((r) => r.bareB.cpuMs));
+  const ratio = (a: number | null, b: number | null) => (a === null || b === null ? '—' : `${(a / b).toFixed(2)}×`);
   console.log('\nSummary (medians over the measured rounds unless noted)\n');
   console.log('| metric | value |');
   console.log('|---|---:|');
@@ -391,8 +452,11 @@ try {
     ['bare (b): espeak-ng + ffmpeg 64k `-compression_level 7`, as the service (median)', `${ms(median(bareBMs))} ms`],
     ['  of which espeak-ng (median of all bare runs)', `${ms(median(measured.flatMap((r) => [r.bareA.espeakMs, r.bareB.espeakMs])))} ms`],
     ['  of which ffmpeg (a) / (b)', `${ms(median(measured.map((r) => r.bareA.ffmpegMs)))} / ${ms(median(measured.map((r) => r.bareB.ffmpegMs)))} ms`],
-    ['pipeline / bare (a) (medians)', `${ratioA.toFixed(2)}×`],
-    ['pipeline / bare (b) (medians)', `${ratioB.toFixed(2)}×`],
+    ['pipeline / bare (a), wall (medians)', `${ratioA.toFixed(2)}×`],
+    ['pipeline / bare (b), wall (medians)', `${ratioB.toFixed(2)}×`],
+    ['CPU time: pipeline / bare (a) / bare (b) (medians)', `${ms(pipelineCpu)} / ${ms(bareACpu)} / ${ms(bareBCpu)} ms`],
+    ['  pipeline CPU time: service Node / its espeak-words + ffmpeg (medians)', `${ms(serviceNodeCpu)} / ${ms(serviceToolsCpu)} ms`],
+    ['pipeline / bare (b), CPU time (medians)', ratio(pipelineCpu, bareBCpu)],
     ['speech duration of the item (`duration`)', `${seconds(speechMs)} s`],
     ['speech duration of the bare WAV (no inter-segment pauses)', `${seconds(bareSpeechMs)} s`],
     ['real-time factor, pipeline wall / speech', `${(pipelineMedian / speechMs).toFixed(4)} (${(speechMs / pipelineMedian).toFixed(0)}× faster than real time)`],
@@ -407,8 +471,12 @@ try {
 
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log('\nTargets');
-  console.log(`- pipeline within 1.5× the bare tools: ${verdict(ratioB <= 1.5)} against (b), same encoder settings (${ratioB.toFixed(2)}×); ${verdict(ratioA <= 1.5)} against (a) (${ratioA.toFixed(2)}×)`);
+  console.log(
+    `- pipeline within 1.5× the bare tools (wall, medians): ${verdict(ratioB <= 1.5)} against (b), the service's encoder settings ` +
+      `(${ratioB.toFixed(3)}×); ${verdict(ratioA <= 1.5)} against (a), ffmpeg's defaults (${ratioA.toFixed(3)}×)`,
+  );
   console.log(`- pipeline under 5 s on 2 cores: ${verdict(pipelineMedian < 5000)} (median ${seconds(pipelineMedian)} s on ${cpuCount} CPUs${cpuCount === 2 ? '' : '; not a 2-core machine'})`);
+  if (profileDir) console.log(`\nCPU profile of the service written to ${profileDir}`);
 } catch (error) {
   const cause = error instanceof Error && error.cause ? `\ncaused by: ${String(error.cause)}` : '';
   fail(error instanceof Error ? `${error.stack ?? error.message}${cause}` : String(error));
