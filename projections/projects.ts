@@ -1,6 +1,13 @@
 // Projects read model: one document per project, guarded by stream revision so replays are idempotent.
 import type { ProjectEvent } from '../src/projects/events.ts';
-import { PROJECTS, projectDefaults, projectIndexes, type ProjectView } from '../src/projects/readModel.ts';
+import {
+  PROJECTS,
+  projectDefaults,
+  projectIndexes,
+  settingsDefaults,
+  withSettingsChanged,
+  type ProjectView,
+} from '../src/projects/readModel.ts';
 import type { RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
 import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
 import type { Projection } from './projection.ts';
@@ -18,15 +25,29 @@ export const projectsProjection: Projection = {
       const { projectId, organizationId, fields, created } = event.data;
       if (await projects.findOne({ _id })) return;
       const view = { ...projectDefaults, ...fields, name: fields.name ?? '' };
-      await projects.put({ ...view, _id, revision: recorded.revision, id: projectId, organizationId, created, updated: created });
+      const settings = { playerSettings: settingsDefaults.player, videoSettings: settingsDefaults.video, embedSettings: settingsDefaults.embed };
+      await projects.put({ ...view, ...settings, _id, revision: recorded.revision, id: projectId, organizationId, created, updated: created });
       return;
     }
     const project = await projects.findOne({ _id });
     if (!project || recorded.revision <= project.revision) return;
-    if (event.type === 'ProjectUpdated') {
-      await projects.put({ ...project, ...event.data.changes, revision: recorded.revision, updated: event.data.updated });
-    } else {
-      await projects.deleteOne(_id);
+    const revision = recorded.revision;
+    switch (event.type) {
+      case 'ProjectUpdated':
+        await projects.put({ ...project, ...event.data.changes, revision, updated: event.data.updated });
+        return;
+      case 'PlayerSettingsUpdated':
+        await projects.put({ ...withSettingsChanged(project, 'player', event.data.changes), revision });
+        return;
+      case 'VideoSettingsUpdated':
+        await projects.put({ ...withSettingsChanged(project, 'video', event.data.changes), revision });
+        return;
+      case 'EmbedSettingsUpdated':
+        await projects.put({ ...withSettingsChanged(project, 'embed', event.data.changes), revision });
+        return;
+      case 'ProjectDeleted':
+        await projects.deleteOne(_id);
+        return;
     }
   },
 };

@@ -18,6 +18,10 @@ import { mountGraphql } from './graphql/server.ts';
 import { mediaFiles } from './http/media.ts';
 import { voiceRoutes } from './voices/routes.ts';
 import type { VoiceCatalogue } from './voices/catalogue.ts';
+import { createWebhookHandlers, type WebhookSettings } from './webhooks/handlers.ts';
+import { webhookActions } from './webhooks/actions.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { mountPlayer } from './player/routes.ts';
 
 export interface AppDeps {
   events: EventStore;
@@ -28,6 +32,7 @@ export interface AppDeps {
   /** Base of absolute media URLs; the request's own origin when unset. */
   publicBaseUrl: string | undefined;
   limits: { get: number; other: number };
+  webhookSettings: WebhookSettings;
   now: () => Date;
   log: (message: string) => void;
 }
@@ -35,22 +40,30 @@ export interface AppDeps {
 export type Services = AppDeps & {
   content: ReturnType<typeof createContentHandlers>;
   projects: ReturnType<typeof createProjectHandlers>;
+  webhooks: ReturnType<typeof createWebhookHandlers>;
 };
 
 export const BODY_LIMIT = '2mb';
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
-  const services: Services = { ...deps, content: createContentHandlers(deps.events, deps.voices), projects: createProjectHandlers(deps.events) };
+  const services: Services = {
+    ...deps,
+    content: createContentHandlers(deps.events, deps.voices),
+    projects: createProjectHandlers(deps.events),
+    webhooks: createWebhookHandlers(deps.events, deps.webhookSettings, deps.now),
+  };
   const router = new Router({ prefix: '/v1' });
   const actions = { content: contentActions(services), projects: projectActions(services) };
   contentRoutes(router, actions.content);
   projectRoutes(router, actions.projects);
   voiceRoutes(router, services);
+  webhookRoutes(router, webhookActions(services));
 
   const app = new Koa();
   app.proxy = true;
   app.use(errorHandler(deps.log));
   app.use(mediaFiles(deps.mediaDir));
+  mountPlayer(app, services);
   app.use(async function matchRoute(ctx, next) {
     if (ctx.path === '/graphql') return next();
     const match = router.match(ctx.path, ctx.method);

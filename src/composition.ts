@@ -13,6 +13,8 @@ import { createTemporalRunner } from './infrastructure/workflows/temporal.ts';
 import type { WorkflowRunner } from './infrastructure/workflows/port.ts';
 import { createGenerationActivities } from './generation/activities.ts';
 import { createSynthesizer, SAMPLE_RATE } from './media/synthesizer.ts';
+import { createDeliveryActivities } from './webhooks/activities.ts';
+import type { DeliveryRetryPolicy } from './webhooks/delivery.ts';
 import { loadVoiceCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
 
 export interface Infrastructure {
@@ -59,10 +61,24 @@ export function generationActivities(config: Config, events: EventStore, voices:
   });
 }
 
+/** What sending a webhook notification needs from the configuration. */
+export const webhookSettingsOf = (config: Config) => ({ allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+
+export const deliveryRetryOf = (config: Config): DeliveryRetryPolicy => ({
+  initialMs: config.WEBHOOK_RETRY_INITIAL_MS,
+  maxMs: config.WEBHOOK_RETRY_MAX_MS,
+  windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
+});
+
+/** The webhook delivery activities: signed POSTs to receivers, each attempt recorded in the event store. */
+export function deliveryActivities(config: Config, events: EventStore) {
+  return createDeliveryActivities({ events, ...webhookSettingsOf(config), now: () => new Date() });
+}
+
 /** Temporal when TEMPORAL_ADDRESS is set (a worker process runs the activities), else the in-process runner. */
 export async function openWorkflowRunner(config: Config, events: EventStore, voices: VoiceCatalogue, log: (message: string) => void): Promise<WorkflowRunner> {
   if (config.TEMPORAL_ADDRESS) return createTemporalRunner(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
-  return createInProcessRunner(generationActivities(config, events, voices), log);
+  return createInProcessRunner(generationActivities(config, events, voices), deliveryActivities(config, events), log);
 }
 
 export { loadVoiceCatalogue };

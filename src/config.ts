@@ -45,6 +45,17 @@ export const configSchema = z.object({
   RATE_LIMIT_GET: positiveInt(100),
   RATE_LIMIT_OTHER: positiveInt(25),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Lets webhooks use http:// and reach loopback, private and link-local addresses: for local use and tests. */
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+  WEBHOOK_RETRY_INITIAL_MS: positiveInt(5_000),
+  // One wait is one timer: capped well below the 24.8 days a Node timer can span.
+  WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(1).max(24 * 60 * 60_000).default(6 * 60 * 60_000),
+  WEBHOOK_RETRY_WINDOW_MS: positiveInt(3 * 24 * 60 * 60_000),
+  // Bounded so one attempt always fits in the delivery activity's two minutes.
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,12 +1,14 @@
 // Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
 import 'reflect-metadata';
 import { loadConfig } from './config.ts';
-import { loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner } from './composition.ts';
+import { deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, webhookSettingsOf } from './composition.ts';
 import { createGenerationReactor } from './generation/reactor.ts';
+import { createWebhookReactor } from './webhooks/reactor.ts';
 import { createApp } from './app.ts';
 import { allProjections } from '../projections/index.ts';
 import { catchUp, startProjections } from '../projections/runner.ts';
 import { bootstrapIfEmpty } from './organizations/bootstrap.ts';
+import type { RecordedEvent } from './infrastructure/eventStore/port.ts';
 
 const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
 
@@ -21,8 +23,25 @@ const infrastructure = await openInfrastructure(config);
 const voices = await loadVoiceCatalogue();
 const workflows = await openWorkflowRunner(config, infrastructure.events, voices, log);
 const reactor = createGenerationReactor(workflows, log);
-// With generation off, this process only serves the API; another process (or none, while paused) generates.
-const onApplied = config.GENERATION_ENABLED ? reactor.onEvent : undefined;
+// Payload media URLs need the port actually listened on (PORT=0 picks one).
+let listeningPort = config.PORT;
+const webhookReactor = createWebhookReactor({
+  events: infrastructure.events,
+  read: infrastructure.read,
+  runner: workflows,
+  retry: deliveryRetryOf(config),
+  baseUrl: () => config.PUBLIC_BASE_URL ?? `http://localhost:${listeningPort}`,
+  now: () => new Date(),
+  log,
+});
+// With generation off, this process only serves the API; another process (or none, while paused) generates
+// and delivers webhooks.
+const onApplied = config.GENERATION_ENABLED
+  ? (event: RecordedEvent) => {
+      reactor.onEvent(event);
+      webhookReactor.onEvent(event);
+    }
+  : undefined;
 const runner = await startProjections(infrastructure.events, infrastructure.read, allProjections, { log, onApplied });
 await catchUp(infrastructure.events, runner);
 
@@ -35,7 +54,10 @@ if (bootstrapped) {
   );
 }
 
-if (config.GENERATION_ENABLED) await reactor.resume(infrastructure.read);
+if (config.GENERATION_ENABLED) {
+  await reactor.resume(infrastructure.read);
+  await webhookReactor.resume();
+}
 
 const app = await createApp({
   events: infrastructure.events,
@@ -45,12 +67,14 @@ const app = await createApp({
   mediaDir: mediaDirOf(config),
   publicBaseUrl: config.PUBLIC_BASE_URL,
   limits: { get: config.RATE_LIMIT_GET, other: config.RATE_LIMIT_OTHER },
+  webhookSettings: webhookSettingsOf(config),
   now: () => new Date(),
   log,
 });
 const server = app.listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  listeningPort = port;
   log(`listening on http://127.0.0.1:${port}/v1`);
 });
 server.keepAliveTimeout = 65_000;

@@ -1,9 +1,9 @@
-// The Temporal worker of the production stack: runs the generation workflow and its activities.
+// The Temporal worker of the production stack: runs the generation and webhook delivery workflows and their activities.
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from './config.ts';
-import { generationActivities, loadVoiceCatalogue, openEventStore } from './composition.ts';
+import { deliveryActivities, generationActivities, loadVoiceCatalogue, openEventStore } from './composition.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -24,7 +24,7 @@ const worker = await Worker.create({
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   // Production images carry a prebuilt bundle (npm run build:workflows); a checkout bundles at start.
   ...(existsSync(bundle) ? { workflowBundle: { codePath: bundle } } : { workflowsPath: path.join(import.meta.dirname, '../workflows/index.ts') }),
-  activities: generationActivities(config, events, await loadVoiceCatalogue()),
+  activities: { ...generationActivities(config, events, await loadVoiceCatalogue()), ...deliveryActivities(config, events) },
 });
 console.log(`${new Date().toISOString()} worker polling task queue ${config.TEMPORAL_TASK_QUEUE} on ${config.TEMPORAL_ADDRESS}`);
 const stop = () => worker.shutdown();

@@ -7,8 +7,9 @@ import { contentStatsOf } from '../content/readModel.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../content/wire.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { queryInt } from '../shared/wireSchemas.ts';
+import type { SettingsResource } from './events.ts';
 import { findProject, listProjects, type ProjectView } from './readModel.ts';
-import { projectToWire } from './wire.ts';
+import { projectToWire, settingsToWire } from './wire.ts';
 
 const pageQuery = z.object({
   'pagination[limit]': queryInt(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
@@ -51,6 +52,16 @@ export function projectActions({ read, runner, projects, now }: Services) {
     async update(ctx: Context, projectRef: string | undefined, body: unknown) {
       const project = await reachableProject(ctx, read, projectRef);
       return reread(project.id, await projects.update(project.id, body, now()));
+    },
+
+    async getSettings(ctx: Context, projectRef: string | undefined, resource: SettingsResource) {
+      return settingsToWire(await reachableProject(ctx, read, projectRef), resource);
+    },
+
+    async updateSettings(ctx: Context, projectRef: string | undefined, resource: SettingsResource, body: unknown) {
+      const project = await reachableProject(ctx, read, projectRef);
+      await runner.waitFor(await projects.updateSettings(project.id, resource, body, now()));
+      return settingsToWire((await findProject(read, project.id))!, resource);
     },
 
     async remove(ctx: Context, projectRef: string | undefined) {

@@ -1,7 +1,7 @@
 // Business rules of projects: pure decide/evolve.
 import { notFound, type AppError } from '../shared/errors.ts';
 import type { Decider } from '../shared/decider.ts';
-import type { ProjectEvent, ProjectFields } from './events.ts';
+import { settingsEventTypes, type ProjectEvent, type ProjectFields, type SettingsChanges, type SettingsResource, type SettingsUpdated } from './events.ts';
 
 export interface ProjectState {
   status: 'absent' | 'active' | 'deleted';
@@ -11,6 +11,7 @@ export interface ProjectState {
 export type ProjectCommand =
   | { kind: 'CreateProject'; projectId: number; organizationId: number; fields: ProjectFields; now: string }
   | { kind: 'UpdateProject'; changes: ProjectFields; now: string }
+  | { kind: 'UpdateSettings'; resource: SettingsResource; changes: SettingsChanges[SettingsResource]; now: string }
   | { kind: 'DeleteProject'; now: string };
 
 export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent> = {
@@ -21,6 +22,9 @@ export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent>
       case 'ProjectCreated':
         return { status: 'active', organizationId: event.data.organizationId };
       case 'ProjectUpdated':
+      case 'PlayerSettingsUpdated':
+      case 'VideoSettingsUpdated':
+      case 'EmbedSettingsUpdated':
         return state;
       case 'ProjectDeleted':
         return { ...state, status: 'deleted' };
@@ -37,6 +41,13 @@ export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent>
       case 'UpdateProject':
         if (state.status !== 'active') return notFound();
         return [{ type: 'ProjectUpdated', data: { changes: command.changes, updated: command.now } }];
+      case 'UpdateSettings': {
+        if (state.status !== 'active') return notFound();
+        // A PUT that changes nothing records nothing.
+        if (Object.keys(command.changes).length === 0) return [];
+        const event = { type: settingsEventTypes[command.resource], data: { changes: command.changes, updated: command.now } };
+        return [event as SettingsUpdated];
+      }
       case 'DeleteProject':
         if (state.status !== 'active') return notFound();
         return [{ type: 'ProjectDeleted', data: { deleted: command.now } }];

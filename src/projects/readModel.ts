@@ -1,6 +1,9 @@
 // The project read model: its document, defaults, and the queries the API makes of it.
 import type { IndexSpec, ReadStore } from '../infrastructure/readStore/port.ts';
-import type { ProjectFields } from './events.ts';
+import { defaultEmbedSettings, type EmbedSettings } from '../player/embedSettings.ts';
+import { defaultPlayerSettings, type PlayerSettings } from '../player/settings.ts';
+import { defaultVideoSettings, type VideoSettings } from '../player/videoSettings.ts';
+import type { ProjectFields, SettingsResource } from './events.ts';
 
 export const PROJECTS = 'projects';
 
@@ -11,6 +14,10 @@ export type ProjectView = Required<ProjectFields> & {
   organizationId: number;
   created: string;
   updated: string;
+  /** Absent from documents a persistent read store projected before settings existed: read them with `settingsOf`. */
+  playerSettings?: PlayerSettings;
+  videoSettings?: VideoSettings;
+  embedSettings?: EmbedSettings;
 };
 
 export const projectIndexes: IndexSpec[] = [{ name: 'organization_id', keys: { organizationId: 1, id: 1 } }];
@@ -31,6 +38,32 @@ export const projectDefaults: Required<Omit<ProjectFields, 'name'>> = {
   pauseAfterTitleSegmentsSeconds: 0.6,
   pauseAfterSegmentsSeconds: 0.3,
 };
+
+export const settingsDefaults = { player: defaultPlayerSettings, video: defaultVideoSettings, embed: defaultEmbedSettings } satisfies Record<SettingsResource, object>;
+export type SettingsValues = typeof settingsDefaults;
+const settingsFields = { player: 'playerSettings', video: 'videoSettings', embed: 'embedSettings' } as const satisfies Record<SettingsResource, keyof ProjectView>;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Applies a settings change: fields sent replace the current ones, except objects (themes), which change field by field. */
+export function applySettingsChanges<T extends object>(current: T, changes: object): T {
+  const next: Record<string, unknown> = { ...(current as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    next[key] = isPlainObject(value) && isPlainObject(next[key]) ? { ...next[key], ...value } : value;
+  }
+  return next as T;
+}
+
+/** A project's settings resource, complete: fields the stored document lacks take their defaults. */
+export const settingsOf = <R extends SettingsResource>(project: ProjectView, resource: R): SettingsValues[R] =>
+  applySettingsChanges(settingsDefaults[resource], project[settingsFields[resource]] ?? {});
+
+/** The document of a project with one settings resource changed. */
+export const withSettingsChanged = (project: ProjectView, resource: SettingsResource, changes: object): ProjectView => ({
+  ...project,
+  [settingsFields[resource]]: applySettingsChanges(settingsOf(project, resource), changes),
+});
 
 export const findProject = (read: ReadStore, projectId: number) =>
   read.collection<ProjectView>(PROJECTS).findOne({ _id: String(projectId) });

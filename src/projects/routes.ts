@@ -1,7 +1,10 @@
-// The /v1 project routes: list, create, get, update, delete.
+// The /v1 project routes: list, create, get, update, delete, and the project's settings resources.
 import type Router from '@koa/router';
 import { rawQuery } from '../http/query.ts';
 import type { ProjectActions } from './actions.ts';
+import type { SettingsResource } from './events.ts';
+
+const settingsPaths: Record<SettingsResource, string> = { player: 'player_settings', video: 'video_settings', embed: 'embed_settings' };
 
 export function projectRoutes(router: Router, projects: ProjectActions) {
   router.get('/projects', async (ctx) => {
@@ -25,4 +28,13 @@ export function projectRoutes(router: Router, projects: ProjectActions) {
     await projects.remove(ctx, ctx.params.projectId);
     ctx.status = 204;
   });
+
+  for (const [resource, path] of Object.entries(settingsPaths) as [SettingsResource, string][]) {
+    router.get(`/projects/:projectId/${path}`, async (ctx) => {
+      ctx.body = await projects.getSettings(ctx, ctx.params.projectId, resource);
+    });
+    router.put(`/projects/:projectId/${path}`, async (ctx) => {
+      ctx.body = await projects.updateSettings(ctx, ctx.params.projectId, resource, ctx.request.body);
+    });
+  }
 }

@@ -1,24 +1,22 @@
-// Temporal workflow runner: starts the generation workflow on a Temporal server; a worker runs it.
+// Temporal workflow runner: starts the generation and delivery workflows on a Temporal server; a worker runs them.
 import { Client, Connection } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { generationWorkflowId, type WorkflowRunner } from './port.ts';
+import { deliveryWorkflowId, generationWorkflowId, type WorkflowRunner } from './port.ts';
 
 export async function createTemporalRunner(address: string, namespace: string, taskQueue: string): Promise<WorkflowRunner> {
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace });
+  /** A workflow id that exists already (running or closed) means the work was started: nothing to do. */
+  const startOnce = async (workflow: string, workflowId: string, input: unknown) => {
+    try {
+      await client.workflow.start(workflow, { taskQueue, workflowId, args: [input], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  };
   return {
-    async startGeneration(input) {
-      try {
-        await client.workflow.start('generateContent', {
-          taskQueue,
-          workflowId: generationWorkflowId(input),
-          args: [input],
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        });
-      } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      }
-    },
+    startGeneration: (input) => startOnce('generateContent', generationWorkflowId(input), input),
+    startDelivery: (input) => startOnce('deliverWebhook', deliveryWorkflowId(input), input),
     async close() {
       await connection.close();
     },

@@ -1,0 +1,102 @@
+// The public player-data routes under /v1/projects/{p}/player/: no API key, open to every origin, cached by HTTP caches.
+import type Koa from 'koa';
+import type { Context, Next } from 'koa';
+import type { Services } from '../app.ts';
+import { sendError } from '../http/errors.ts';
+import { rawQuery } from '../http/query.ts';
+import { AppError, notFound } from '../shared/errors.ts';
+import { playerActions } from './actions.ts';
+import { embeddableFrom } from './embedSettings.ts';
+import { lookupRoutes, parseIdentifiers, parsePlayerQuery, type Identifier } from './query.ts';
+
+const PLAYER_PATH = /^\/v1\/projects\/([^/]+)\/player(?:\/(.*))?$/;
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type, X-Referer, X-Import, x-service-checksum',
+  'Access-Control-Max-Age': '86400',
+};
+
+const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
+/** Previews are for editors waiting on their item: always revalidated, and kept out of shared caches. */
+const PREVIEW_CACHE_CONTROL = 'private, no-cache';
+
+/** The identifiers a path names: `by_content_id/{id}`, ..., or `by_identifiers/{URL-encoded JSON array}`. */
+function identifiersOf(rest: string): Identifier[] {
+  const slash = rest.indexOf('/');
+  const route = slash < 0 ? rest : rest.slice(0, slash);
+  const encoded = slash < 0 ? '' : rest.slice(slash + 1);
+  const kind = lookupRoutes[route];
+  if ((!kind && route !== 'by_identifiers') || encoded === '') throw notFound();
+  let value: string;
+  try {
+    value = decodeURIComponent(encoded);
+  } catch {
+    throw route === 'by_identifiers' ? new AppError('BadRequest', 'Malformed URL encoding in identifiers') : notFound();
+  }
+  return kind ? [{ kind, value }] : parseIdentifiers(value);
+}
+
+/**
+ * Whether `If-None-Match` names this entity tag (weak comparison, as RFC 9110 asks for GET). Evaluated here
+ * rather than with `ctx.fresh`, which ignores the header whenever the request says `Cache-Control: no-cache`,
+ * as fetch() does for every request with a conditional header set by hand.
+ */
+function notModified(ctx: Context, etag: string): boolean {
+  const header = ctx.get('if-none-match');
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+/** Host of the page asking, from the browser's Origin header; null when there is none. */
+function originHost(ctx: Context): string | null {
+  const origin = ctx.get('origin');
+  if (!origin || origin === 'null') return null;
+  try {
+    return new URL(origin).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Mounts player data on the app. Goes after the error handler and before route matching and
+ * authentication, so these routes need no key and keep the error shape.
+ */
+export function mountPlayer(app: Koa, services: Services): void {
+  const player = playerActions(services);
+
+  app.use(async function playerData(ctx: Context, next: Next) {
+    const match = PLAYER_PATH.exec(ctx.path);
+    if (!match) return next();
+    ctx.set('Access-Control-Allow-Origin', '*');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set(CORS);
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD, OPTIONS');
+      return sendError(ctx, 405, 'Method Not Allowed');
+    }
+    const projectId = /^\d{1,12}$/.test(match[1]!) ? Number(match[1]) : NaN;
+    const identifiers = identifiersOf(match[2] ?? '');
+    const query = parsePlayerQuery(rawQuery(ctx));
+    if (!Number.isSafeInteger(projectId)) throw notFound();
+    const baseUrl = services.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+    const answer = await player.answer({ projectId, identifiers, query, baseUrl });
+    if (!answer.found || !embeddableFrom(answer.allowedDomains, originHost(ctx))) throw notFound();
+    if (answer.allowedDomains.length > 0) ctx.vary('Origin');
+    ctx.set('Cache-Control', query.preview_token === undefined ? PUBLIC_CACHE_CONTROL : PREVIEW_CACHE_CONTROL);
+    ctx.set('ETag', answer.etag);
+    if (notModified(ctx, answer.etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'application/json';
+    ctx.body = answer.body;
+  });
+}
