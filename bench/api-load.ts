@@ -1,12 +1,10 @@
 // Load benchmark of the /v1 content API: starts the service, seeds it, runs autocannon per scenario, prints medians.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer, type Server } from './service.ts';
+import { dropDatabase, gitCommit, median, mongoUrlFor, startServer, type Server } from './service.ts';
 import { parseArgs } from 'node:util';
-import { MongoClient } from 'mongodb';
 // @ts-expect-error autocannon publishes no types; the part used here is declared below.
 import untypedAutocannon from 'autocannon';
 
@@ -36,10 +34,8 @@ interface CannonResult {
 type CannonRun = PromiseLike<CannonResult> & { stop(): void };
 const autocannon = untypedAutocannon as (options: CannonOptions) => CannonRun;
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const API_KEY = 'bench_bootstrap_key_0123456789';
 const CONTENT = '/v1/projects/1/content';
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 const { values: args } = parseArgs({
   options: {
@@ -96,7 +92,6 @@ function article(random: () => number, sourceId: string | undefined) {
   const title = sentence().slice(0, -1);
   return { title, body, tags: [pick(), pick()], author: 'Bench Desk', ...(sourceId ? { source_id: sourceId } : {}) };
 }
-
 
 /** Creates the seed items, a few requests in flight at a time; returns their ids. */
 async function seed(baseUrl: string, count: number): Promise<string[]> {
@@ -186,39 +181,7 @@ async function cannon(baseUrl: string, requests: CannonRequest[], seconds: numbe
   };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-function gitCommit(): string {
-  try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
-    return dirty ? `${commit} (with uncommitted changes)` : commit;
-  } catch {
-    return 'unknown';
-  }
-}
-
-function mongoUrlFor(url: string): string {
-  const parsed = new URL(url);
-  if (!/^mongodb:$/.test(parsed.protocol) || !LOOPBACK.has(parsed.hostname)) throw new Error('--mongodb must be a mongodb:// URL on a loopback address');
-  parsed.pathname = `/bench_${randomBytes(4).toString('hex')}`;
-  return parsed.toString();
-}
-
-async function dropDatabase(url: string) {
-  const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 5000 });
-  try {
-    await client.db().dropDatabase();
-  } finally {
-    await client.close();
-  }
-}
-
-const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb) : undefined;
+const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb, 'bench') : undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
 let server: Server | undefined;
 let cleaning: Promise<void> | undefined;

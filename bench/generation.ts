@@ -5,14 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer, type Server } from './service.ts';
+import { gitCommit, median, startServer, type Server } from './service.ts';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { prepareArticle } from '../src/generation/textPreparation.ts';
 import { longArticleHtml } from '../test/fixtures/longArticle.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const API_KEY = 'bench_bootstrap_key_0123456789';
 const CONTENT = '/v1/projects/1/content';
 // What src/media/assemble.ts encodes with (MP3_ARGS); keep in step with it.
@@ -219,24 +218,9 @@ function wavDurationMs(file: Buffer): number {
 // ---------------------------------------------------------------------------------------------
 // Reporting.
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 const ms = (value: number | null) => (value === null ? '—' : String(Math.round(value)));
 const seconds = (value: number) => (value / 1000).toFixed(2);
 const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
-
-function gitCommit(): string {
-  try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
-    return dirty ? `${commit} (with uncommitted changes)` : commit;
-  } catch {
-    return 'unknown';
-  }
-}
 
 function toolVersion(command: string, versionArgs: string[]): string {
   try {

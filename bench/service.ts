@@ -1,5 +1,7 @@
 // Starts the service as a child process for the benchmarks, and stops it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -61,4 +63,39 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export function gitCommit(): string {
+  try {
+    const run = (...gitArgs: string[]) => execFileSync('git', gitArgs, { cwd: ROOT, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = run('rev-parse', '--short', 'HEAD');
+    return run('status', '--porcelain') === '' ? commit : `${commit} (with uncommitted changes)`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** A fresh database on a loopback MongoDB/FerretDB for one benchmark run; benchmarks never leave this machine. */
+export function mongoUrlFor(url: string, prefix: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'mongodb:' || !LOOPBACK.has(parsed.hostname)) throw new Error('--mongodb must be a mongodb:// URL on a loopback address');
+  parsed.pathname = `/${prefix}_${randomBytes(4).toString('hex')}`;
+  return parsed.toString();
+}
+
+export async function dropDatabase(url: string) {
+  const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.db().dropDatabase();
+  } finally {
+    await client.close();
+  }
 }

@@ -11,7 +11,7 @@ set -euo pipefail
 TOOLS_DIR="${TOOLS_DIR:-/root/.cache/service-tools/bin}"
 TEMPORAL_VERSION="v1.5.1" # later tags carry a `replace` directive and cannot be `go install`ed
 FERRETDB_VERSION="v1.24.2"
-APT_PACKAGES=(espeak-ng libespeak-ng-dev ffmpeg)
+APT_PACKAGES=(espeak-ng libespeak-ng-dev ffmpeg chromium)
 
 LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/install-tools.XXXXXX")"
 cleanup() { rm -rf "$LOG_DIR"; }

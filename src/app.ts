@@ -21,6 +21,16 @@ import type { VoiceCatalogue } from './voices/catalogue.ts';
 import { createWebhookHandlers, type WebhookSettings } from './webhooks/handlers.ts';
 import { webhookActions } from './webhooks/actions.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { createAdHandlers } from './ads/handlers.ts';
+import { adActions } from './ads/actions.ts';
+import { adRoutes } from './ads/routes.ts';
+import { createAccessTierHandlers } from './accessTiers/handlers.ts';
+import { accessTierActions } from './accessTiers/actions.ts';
+import { accessTierRoutes } from './accessTiers/routes.ts';
+import { playlistActions } from './playlists/actions.ts';
+import { playlistRoutes } from './playlists/routes.ts';
+import { mountPodcasts } from './podcasts/routes.ts';
+import { mountPreview } from './player/preview.ts';
 import { mountPlayer } from './player/routes.ts';
 
 export interface AppDeps {
@@ -41,6 +51,8 @@ export type Services = AppDeps & {
   content: ReturnType<typeof createContentHandlers>;
   projects: ReturnType<typeof createProjectHandlers>;
   webhooks: ReturnType<typeof createWebhookHandlers>;
+  ads: ReturnType<typeof createAdHandlers>;
+  accessTiers: ReturnType<typeof createAccessTierHandlers>;
 };
 
 export const BODY_LIMIT = '2mb';
@@ -51,6 +63,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     content: createContentHandlers(deps.events, deps.voices),
     projects: createProjectHandlers(deps.events),
     webhooks: createWebhookHandlers(deps.events, deps.webhookSettings, deps.now),
+    ads: createAdHandlers(deps.events),
+    accessTiers: createAccessTierHandlers(deps.events),
   };
   const router = new Router({ prefix: '/v1' });
   const actions = { content: contentActions(services), projects: projectActions(services) };
@@ -58,12 +72,17 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   projectRoutes(router, actions.projects);
   voiceRoutes(router, services);
   webhookRoutes(router, webhookActions(services));
+  adRoutes(router, adActions(services));
+  accessTierRoutes(router, accessTierActions(services));
+  playlistRoutes(router, playlistActions(services));
 
   const app = new Koa();
   app.proxy = true;
   app.use(errorHandler(deps.log));
   app.use(mediaFiles(deps.mediaDir));
+  mountPreview(app, services);
   mountPlayer(app, services);
+  mountPodcasts(app, router, services);
   app.use(async function matchRoute(ctx, next) {
     if (ctx.path === '/graphql') return next();
     const match = router.match(ctx.path, ctx.method);

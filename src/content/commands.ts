@@ -60,6 +60,8 @@ const common = {
     .nullable()
     .optional(),
   ads_enabled: optionalBoolean,
+  /** Ids of the project's access tiers that may see the item in players; empty or null: everyone. */
+  access_tiers: z.array(positiveId).max(100).nullable().optional(),
   auto_segment_updates_enabled: optionalBoolean,
   ai_summary_updates_enabled: z.boolean().optional(),
   ai_summary_prompt: z.string().max(1000).nullable().optional(),

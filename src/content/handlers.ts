@@ -6,6 +6,7 @@ import { invalid } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import type { VoiceCatalogue } from '../voices/catalogue.ts';
+import { unknownAccessTiers } from '../accessTiers/handlers.ts';
 import { contentTypes, createContentSchemas, updateContentSchemas, type ContentType } from './commands.ts';
 import { CLAIM_GRACE_MS, contentDecider, sourceIdDecider } from './decider.ts';
 import { contentStream, type ContentFields } from './events.ts';
@@ -24,6 +25,11 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
   const checkVoices = (fields: Partial<ContentFields>) => {
     const unknown = voiceReferences(fields).filter(({ id }) => !voices.byId(id));
     if (unknown.length > 0) throw invalid(unknown.map(({ location }) => ({ location, message: 'is not a known voice (see GET /organization/voices)' })));
+  };
+
+  const checkAccessTiers = async (projectId: number, fields: Partial<ContentFields>) => {
+    const unknown = await unknownAccessTiers(store, projectId, fields.accessTiers);
+    if (unknown.length > 0) throw invalid(unknown);
   };
 
   const claim = async (projectId: number, sourceId: string, contentId: string, now: string) => {
@@ -49,6 +55,7 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
       const wire = parseOrThrow(createContentSchemas[contentType], body);
       const fields = camelKeys<ContentFields>(wire);
       checkVoices(fields);
+      await checkAccessTiers(projectId, fields);
       const contentId = randomUUID();
       const at = now.toISOString();
       if (fields.sourceId) await claim(projectId, fields.sourceId, contentId, at);
@@ -65,6 +72,7 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
       const wire = parseOrThrow(updateContentSchemas[contentType], body);
       const changes = camelKeys<Partial<ContentFields>>(wire);
       checkVoices(changes);
+      await checkAccessTiers(projectId, changes);
       const at = now.toISOString();
       const before = foldStream(contentDecider, await store.readStream(contentStream(contentId)));
       const newSourceId = 'sourceId' in changes && changes.sourceId !== before.sourceId ? changes.sourceId : undefined;

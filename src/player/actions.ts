@@ -7,6 +7,10 @@ import { AnswerCache, type Answer } from './cache.ts';
 import type { Identifier, PlayerQuery } from './query.ts';
 import { basisUnchanged, lookUp, type Basis, type Lookup } from './readModel.ts';
 import { hasSummaryMedia, playerDataToWire, type MediaFormat } from './wire.ts';
+import { adsExpired, loadPlayerAds, type AdsBasis } from '../ads/player.ts';
+import type { AdView } from '../ads/readModel.ts';
+import { accessible, accessTierBasis, playerAccessTier, type AccessTierBasis } from '../accessTiers/player.ts';
+import type { AccessTierView } from '../accessTiers/readModel.ts';
 
 export interface PlayerRequest {
   projectId: number;
@@ -19,6 +23,11 @@ interface Loaded {
   project: ProjectView;
   /** Per identifier, the items it may name. */
   lookups: Lookup[];
+  /** The project's ads running now, and what they were chosen from. */
+  ads: AdView[];
+  adsBasis: AdsBasis;
+  accessTier: AccessTierView | null;
+  accessTierBasis: AccessTierBasis | null;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -43,7 +52,7 @@ function initialFirst(items: ContentItemView[], query: PlayerQuery): ContentItem
 }
 
 /** A strong validator of the exact bytes sent. */
-const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+export const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 
 function render(loaded: Loaded | null, query: PlayerQuery, baseUrl: string): Answer {
   if (!loaded) return { found: false };
@@ -52,29 +61,43 @@ function render(loaded: Loaded | null, query: PlayerQuery, baseUrl: string): Ans
   if (!embed.enabled) return { found: false };
   const format = query.media_format ?? embed.defaultMediaFormat;
   const shown = (item: ContentItemView) =>
-    (previewAllowed(item, query.preview_token) || published(item, format)) && (!query.summary || hasSummaryMedia(item));
+    (previewAllowed(item, query.preview_token) || published(item, format)) &&
+    (!query.summary || hasSummaryMedia(item)) &&
+    accessible(item.accessTiers, loaded.accessTier);
   const seen = new Set<string>();
   const items = lookups
-    .flatMap((lookup) => lookup.items.filter(shown).slice(0, 1))
+    .flatMap((lookup) => lookup.items.filter(shown).slice(0, lookup.take))
     .filter((item) => !seen.has(item._id) && Boolean(seen.add(item._id)));
   if (items.length === 0) return { found: false };
   const options = { words: query.words, summary: query.summary, videoSize: query.video_size, accessTier: query.access_tier ?? null, baseUrl };
-  const body = JSON.stringify(playerDataToWire(project, initialFirst(items, query), options));
+  const playlist = lookups.find((lookup) => lookup.playlist)?.playlist ?? null;
+  const ordered = initialFirst(items, query);
+  // The first item decides for the whole answer: players start with it, and its ads play around it.
+  const ads = ordered[0]!.adsEnabled === false ? [] : loaded.ads;
+  const body = JSON.stringify(playerDataToWire(project, ordered, options, playlist, ads));
   return { found: true, body, etag: etagOf(body), allowedDomains: embed.allowedDomains };
 }
 
 const basisOf = (loaded: Loaded | null): Basis => ({
   projectRevision: loaded?.project.revision ?? null,
-  lookups: (loaded?.lookups ?? []).map(({ filter, items }) => ({ filter, items: items.map((item) => [item._id, item.revision] as [string, number]) })),
+  lookups: (loaded?.lookups ?? []).map(({ filter, items, playlistCheck }) => ({
+    filter,
+    items: items.map((item) => [item._id, item.revision] as [string, number]),
+    playlistCheck,
+  })),
+  ads: loaded?.adsBasis ?? null,
+  accessTier: loaded?.accessTierBasis ?? null,
 });
 
-export function playerActions({ read, runner }: Pick<Services, 'read' | 'runner'>) {
+export function playerActions({ read, runner, now }: Pick<Services, 'read' | 'runner' | 'now'>) {
   const cache = new AnswerCache();
 
-  const load = async (projectId: number, identifiers: Identifier[]): Promise<Loaded | null> => {
+  const load = async (projectId: number, identifiers: Identifier[], query: PlayerQuery, at: number): Promise<Loaded | null> => {
     const project = await findProject(read, projectId);
     if (!project) return null;
-    return { project, lookups: await Promise.all(identifiers.map((identifier) => lookUp(read, projectId, identifier))) };
+    const accessTier = await playerAccessTier(read, projectId, query.access_tier);
+    const [lookups, ads] = await Promise.all([Promise.all(identifiers.map((identifier) => lookUp(read, projectId, identifier))), loadPlayerAds(read, projectId, at)]);
+    return { project, lookups, ads: ads.running, adsBasis: ads.basis, accessTier, accessTierBasis: accessTierBasis(accessTier, query.access_tier) };
   };
 
   return {
@@ -84,12 +107,13 @@ export function playerActions({ read, runner }: Pick<Services, 'read' | 'runner'
       const key = JSON.stringify([projectId, identifiers, query, baseUrl]);
       // Read before any document, so an answer is never older than the position it is kept with.
       const position = runner.position;
+      const at = now().getTime();
       const cached = cache.get(key);
-      if (cached && (cached.position === position || (await basisUnchanged(read, projectId, cached.basis)))) {
+      if (cached && !adsExpired(cached.basis.ads, at) && (cached.position === position || (await basisUnchanged(read, projectId, cached.basis)))) {
         if (cached.position !== position) cache.set(key, position, cached.basis, cached.answer);
         return cached.answer;
       }
-      const loaded = await load(projectId, identifiers);
+      const loaded = await load(projectId, identifiers, query, at);
       const answer = render(loaded, query, baseUrl);
       cache.set(key, position, basisOf(loaded), answer);
       return answer;

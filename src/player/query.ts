@@ -5,7 +5,8 @@ import { parseOrThrow } from '../shared/validation.ts';
 import { queryBoolean } from '../shared/wireSchemas.ts';
 
 const identifierKinds = ['content_id', 'source_id', 'source_url', 'playlist_id'] as const;
-type IdentifierKind = (typeof identifierKinds)[number];
+/** `first_playlist` is the playlist route without an id: the project's first playlist. */
+type IdentifierKind = (typeof identifierKinds)[number] | 'first_playlist';
 export interface Identifier {
   kind: IdentifierKind;
   value: string;

@@ -11,19 +11,20 @@ import { lookupRoutes, parseIdentifiers, parsePlayerQuery, type Identifier } fro
 
 const PLAYER_PATH = /^\/v1\/projects\/([^/]+)\/player(?:\/(.*))?$/;
 
-const CORS = {
+export const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type, X-Referer, X-Import, x-service-checksum',
   'Access-Control-Max-Age': '86400',
 };
 
-const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
 /** Previews are for editors waiting on their item: always revalidated, and kept out of shared caches. */
 const PREVIEW_CACHE_CONTROL = 'private, no-cache';
 
-/** The identifiers a path names: `by_content_id/{id}`, ..., or `by_identifiers/{URL-encoded JSON array}`. */
+/** The identifiers a path names: `by_content_id/{id}`, ..., `by_identifiers/{URL-encoded JSON array}`, or `playlist`. */
 function identifiersOf(rest: string): Identifier[] {
+  if (rest === 'playlist') return [{ kind: 'first_playlist', value: '' }];
   const slash = rest.indexOf('/');
   const route = slash < 0 ? rest : rest.slice(0, slash);
   const encoded = slash < 0 ? '' : rest.slice(slash + 1);
@@ -43,7 +44,7 @@ function identifiersOf(rest: string): Identifier[] {
  * rather than with `ctx.fresh`, which ignores the header whenever the request says `Cache-Control: no-cache`,
  * as fetch() does for every request with a conditional header set by hand.
  */
-function notModified(ctx: Context, etag: string): boolean {
+export function notModified(ctx: Context, etag: string): boolean {
   const header = ctx.get('if-none-match');
   if (!header) return false;
   if (header.trim() === '*') return true;

@@ -4,6 +4,10 @@ import type { MediaFileRecord } from '../content/events.ts';
 import { snakeKeys } from '../shared/caseMapping.ts';
 import { settingsOf, type ProjectView } from '../projects/readModel.ts';
 import { settingsToWire } from '../projects/wire.ts';
+import type { PlaylistView } from '../playlists/readModel.ts';
+import { playlistToPlayerWire } from '../playlists/wire.ts';
+import type { AdView } from '../ads/readModel.ts';
+import { playerAdToWire } from '../ads/wire.ts';
 
 export type MediaFormat = 'audio' | 'video';
 type Variant = MediaFileRecord['variant'];
@@ -86,13 +90,14 @@ function playerSettingsToWire(project: ProjectView, options: RenderOptions) {
   };
 }
 
-export function playerDataToWire(project: ProjectView, items: ContentItemView[], options: RenderOptions) {
+/** `playlist`: the first playlist the request named, if any; `ads`: the ads to play, already chosen. */
+export function playerDataToWire(project: ProjectView, items: ContentItemView[], options: RenderOptions, playlist: PlaylistView | null = null, ads: AdView[] = []) {
   return {
     language: items[0]?.language ?? project.language,
     content: items.map((item) => contentItemToWire(item, options)),
     settings: playerSettingsToWire(project, options),
     video_settings: settingsToWire(project, 'video'),
-    playlist: null,
-    ads: [],
+    playlist: playlist ? playlistToPlayerWire(playlist) : null,
+    ads: ads.map(playerAdToWire),
   };
 }

@@ -105,7 +105,7 @@ describe('lookups', () => {
     expect(numeric.body.content.map((item: any) => item.id)).toEqual([article.id]);
   });
 
-  it('answers 404 when nothing matches, and for playlists (not built yet)', async () => {
+  it('answers 404 when nothing matches, and for playlists that do not exist', async () => {
     for (const path of [
       'by_content_id/00000000-0000-4000-8000-000000000000',
       'by_content_id/99999999',
@@ -274,6 +274,7 @@ describe('options', () => {
   });
 
   it('echoes the access tier and takes the x-service-checksum header', async () => {
+    expect((await server.request('POST', '/v1/projects/1/access_tiers', { body: { name: 'premium' } })).status).toBe(201);
     const reply = await player(`by_content_id/${article.id}?access_tier=premium`, { 'x-service-checksum': 'abc123', 'X-Referer': 'https://news.example.com/a', 'X-Import': 'true' });
     expect(reply.status).toBe(200);
     expect(reply.body.settings.access_tier).toBe('premium');

@@ -1,0 +1,195 @@
+// Load benchmark of public player data: starts the service, narrates a few articles, runs autocannon on by_content_id.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { dropDatabase, gitCommit, median, mongoUrlFor, startServer, type Server } from './service.ts';
+// @ts-expect-error autocannon publishes no types; the part used here is declared below.
+import untypedAutocannon from 'autocannon';
+
+interface CannonRequest {
+  method: 'GET';
+  path?: string;
+  setupRequest?: (request: CannonRequest) => CannonRequest;
+}
+interface CannonResult {
+  duration: number;
+  requests: { total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type CannonRun = PromiseLike<CannonResult> & { stop(): void };
+const autocannon = untypedAutocannon as (options: { url: string; connections: number; duration: number; timeout: number; requests: CannonRequest[] }) => CannonRun;
+
+const API_KEY = 'bench_bootstrap_key_0123456789';
+const PLAYER = '/v1/projects/1/player/by_content_id';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '3' },
+    items: { type: 'string', default: '5' },
+    paragraphs: { type: 'string', default: '20' },
+    mongodb: { type: 'string' },
+  },
+});
+const positive = (name: keyof typeof args) => {
+  const value = Number(args[name]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1`);
+  return value;
+};
+const duration = positive('duration');
+const connections = positive('connections');
+const rounds = positive('rounds');
+const warmup = positive('warmup');
+const itemCount = positive('items');
+const paragraphs = positive('paragraphs');
+
+const SENTENCES = [
+  'The council approved the new budget for the river bridge after a long evening meeting.',
+  'Residents of the harbour district asked for more funding for the library and its volunteers.',
+  'The railway station reopened this morning, although several services were still delayed.',
+  'Farmers brought their produce to the market as prices for housing and tenants kept rising.',
+  'Nurses at the hospital welcomed the plans announced by the minister during the festival.',
+];
+
+/** An article of `paragraphs` paragraphs of two sentences each; item `n` starts at a different sentence. */
+function article(n: number) {
+  const body = Array.from({ length: paragraphs }, (_, i) => `<p>${SENTENCES[(n + i) % SENTENCES.length]} ${SENTENCES[(n + i + 2) % SENTENCES.length]}</p>`).join('');
+  return { title: `Player bench article ${n + 1}`, body, author: 'Bench Desk', source_id: `player-bench-${n}` };
+}
+
+async function api(baseUrl: string, method: 'GET' | 'POST', route: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const answer = await response.json();
+  if (response.status >= 300) throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Creates the items and waits until each is narrated; returns their ids. */
+async function seed(baseUrl: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let n = 0; n < itemCount; n++) ids.push((await api(baseUrl, 'POST', '/v1/projects/1/content', article(n))).id);
+  const deadline = Date.now() + 60_000 + itemCount * paragraphs * 2_000;
+  for (const id of ids) {
+    for (;;) {
+      const { status, error } = await api(baseUrl, 'GET', `/v1/projects/1/content/${id}`);
+      if (status === 'processed') break;
+      if (status === 'error') throw new Error(`item ${id} failed to generate: ${JSON.stringify(error)}`);
+      if (Date.now() > deadline) throw new Error(`item ${id} still ${status} when seeding ran out of time`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  return ids;
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+let running: CannonRun | undefined;
+
+async function cannon(baseUrl: string, requests: CannonRequest[], seconds: number): Promise<Round> {
+  running = autocannon({ url: baseUrl, connections, duration: seconds, timeout: 10, requests });
+  const result = await running;
+  running = undefined;
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb, 'bench_player') : undefined;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-player-'));
+let server: Server | undefined;
+let cleaning: Promise<void> | undefined;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    running?.stop();
+    await server?.stop();
+    if (mongoUrl) await dropDatabase(mongoUrl).catch((error: unknown) => console.error(`could not drop ${mongoUrl}: ${String(error)}`));
+    rmSync(dataDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+const fail = (message: string) => {
+  console.error(message);
+  void cleanUp().finally(() => process.exit(1));
+};
+const scenarioCount = 2;
+const budgetSeconds = Math.ceil(120 + itemCount * paragraphs * 2 + scenarioCount * (warmup + rounds * (duration + 15)));
+const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
+watchdog.unref();
+process.once('SIGINT', () => fail('interrupted'));
+process.once('SIGTERM', () => fail('terminated'));
+
+try {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/root',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_API_KEY: API_KEY,
+    RATE_LIMIT_GET: '1000000000',
+    RATE_LIMIT_OTHER: '1000000000',
+    // Player data shows processed items only; once they are, generation is idle during the rounds.
+    GENERATION_ENABLED: 'true',
+    ...(mongoUrl ? { MONGODB_URL: mongoUrl } : {}),
+  };
+  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown CPU'}), commit ${gitCommit()}`);
+  server = await startServer(env, [], fail);
+  const started = Date.now();
+  const ids = await seed(server.baseUrl);
+  const seeding = `${ids.length} items of ${paragraphs} paragraphs narrated in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+  console.log(`read store: ${mongoUrl ? `MongoDB at ${mongoUrl}` : 'embedded'}; ${seeding}`);
+  console.log(`${connections} connections, no API key, ${warmup} s warm-up, ${rounds} × ${duration} s per scenario; autocannon shares the CPUs with the service\n`);
+  console.log('| scenario | req/s (median) | p50 ms | p99 ms | non-2xx | errors | req/s per round |');
+  console.log('|---|---:|---:|---:|---:|---:|---|');
+  const rotating = (query: string): CannonRequest[] => {
+    let next = 0;
+    return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `${PLAYER}/${ids[next++ % ids.length]}${query}` }) }];
+  };
+  const scenarios = [
+    { name: `GET ${PLAYER}/{id}`, requests: rotating('') },
+    { name: `GET ${PLAYER}/{id}?words=true`, requests: rotating('?words=true') },
+  ];
+  for (const scenario of scenarios) {
+    await cannon(server.baseUrl, scenario.requests, warmup);
+    const results: Round[] = [];
+    for (let round = 0; round < rounds; round++) results.push(await cannon(server.baseUrl, scenario.requests, duration));
+    const sum = (pick: (round: Round) => number) => results.reduce((total, round) => total + pick(round), 0);
+    const cells = [
+      scenario.name,
+      Math.round(median(results.map((r) => r.rps))),
+      median(results.map((r) => r.p50)),
+      median(results.map((r) => r.p99)),
+      sum((r) => r.non2xx),
+      sum((r) => r.errors),
+      results.map((r) => Math.round(r.rps)).join(', '),
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+  await cleanUp();
+  clearTimeout(watchdog);
+} catch (error) {
+  fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
+}

@@ -1,0 +1,76 @@
+// The podcast routes: settings under /v1 (with a key), and the public feeds and transcripts (no key, open to every origin).
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Services } from '../app.ts';
+import { sendError } from '../http/errors.ts';
+import { etagOf } from '../player/actions.ts';
+import { CORS, PUBLIC_CACHE_CONTROL, notModified } from '../player/routes.ts';
+import { notFound } from '../shared/errors.ts';
+import { podcastActions, type FeedRequest, type PodcastActions } from './actions.ts';
+
+const ID = '(\\d{1,12})';
+const AUDIO_OR_VIDEO_FEED = new RegExp(`^/v1/projects/${ID}/podcast/(feed|video)\\.xml$`);
+const PLAYLIST_FEED = new RegExp(`^/v1/projects/${ID}/playlists/${ID}/podcast/feed\\.xml$`);
+const TRANSCRIPT = new RegExp(`^/v1/projects/${ID}/podcast/transcripts/([^/]{1,255})\\.vtt$`);
+
+function settingsRoutes(router: Router, podcasts: PodcastActions) {
+  router.get('/projects/:projectId/podcast_settings', async (ctx) => {
+    ctx.body = await podcasts.getSettings(ctx, ctx.params.projectId);
+  });
+
+  router.put('/projects/:projectId/podcast_settings', async (ctx) => {
+    ctx.body = await podcasts.updateSettings(ctx, ctx.params.projectId, ctx.request.body);
+  });
+}
+
+/** What a public path asks for, as a function giving its body and type; null when the path is not a podcast one. */
+function publicAnswer(podcasts: PodcastActions, ctx: Context, baseUrl: string): (() => Promise<string | null>) | null {
+  const feed = (request: FeedRequest) => () => podcasts.feed(request);
+  let match = AUDIO_OR_VIDEO_FEED.exec(ctx.path);
+  if (match) return feed({ projectId: Number(match[1]), baseUrl, format: match[2] === 'video' ? 'video' : 'audio' });
+  match = PLAYLIST_FEED.exec(ctx.path);
+  if (match) return feed({ projectId: Number(match[1]), baseUrl, playlistId: Number(match[2]) });
+  match = TRANSCRIPT.exec(ctx.path);
+  if (match) {
+    const [, projectId, contentId] = match;
+    return () => podcasts.transcript(Number(projectId), decodeURIComponent(contentId!));
+  }
+  return null;
+}
+
+/**
+ * Mounts the podcast settings routes on the router and the public feeds on the app. Call it after the
+ * error handler and before route matching and authentication, like the player.
+ */
+export function mountPodcasts(app: Koa, router: Router, services: Services): void {
+  const podcasts = podcastActions(services);
+  settingsRoutes(router, podcasts);
+
+  app.use(async function podcastFeeds(ctx: Context, next: Next) {
+    const baseUrl = services.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+    const answer = publicAnswer(podcasts, ctx, baseUrl);
+    if (!answer) return next();
+    ctx.set('Access-Control-Allow-Origin', '*');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set(CORS);
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD, OPTIONS');
+      return sendError(ctx, 405, 'Method Not Allowed');
+    }
+    const body = await answer();
+    if (body === null) throw notFound();
+    const etag = etagOf(body);
+    ctx.set('Cache-Control', PUBLIC_CACHE_CONTROL);
+    ctx.set('ETag', etag);
+    if (notModified(ctx, etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = ctx.path.endsWith('.vtt') ? 'text/vtt; charset=utf-8' : 'application/rss+xml; charset=utf-8';
+    ctx.body = body;
+  });
+}
