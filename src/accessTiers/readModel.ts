@@ -1,6 +1,7 @@
 // The access tier read model: its document type and the queries the service makes of it.
 import type { IndexSpec, ReadStore } from '../infrastructure/readStore/port.ts';
 import type { AccessTierFields } from './events.ts';
+import { projectResource, projectResourceIndexes } from '../shared/projectResources.ts';
 
 export const ACCESS_TIERS = 'accessTiers';
 
@@ -14,17 +15,13 @@ export type AccessTierView = AccessTierFields & {
 };
 
 export const accessTierIndexes: IndexSpec[] = [
-  { name: 'project_id', keys: { projectId: 1, id: 1 } },
+  ...projectResourceIndexes,
   { name: 'project_name', keys: { projectId: 1, name: 1 } },
 ];
 
-export async function findAccessTier(read: ReadStore, projectId: number, accessTierId: number): Promise<AccessTierView | null> {
-  const tier = await read.collection<AccessTierView>(ACCESS_TIERS).findOne({ _id: String(accessTierId) });
-  return tier?.projectId === projectId ? tier : null;
-}
-
-export const listAccessTiers = (read: ReadStore, projectId: number, offset: number, limit: number) =>
-  read.collection<AccessTierView>(ACCESS_TIERS).find({ projectId }, { sort: { id: 1 }, skip: offset, limit });
+const resource = projectResource<AccessTierView>(ACCESS_TIERS);
+export const findAccessTier = resource.find;
+export const listAccessTiers = resource.list;
 
 /** A player's `access_tier`: a tier's id, or else its name; null when the project has no such tier. */
 export async function resolveAccessTier(read: ReadStore, projectId: number, ref: string): Promise<AccessTierView | null> {

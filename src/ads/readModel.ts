@@ -1,6 +1,7 @@
 // The ad read model: its document type and the queries the service makes of it.
-import type { IndexSpec, ReadStore } from '../infrastructure/readStore/port.ts';
+import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import type { AdFields } from './events.ts';
+import { projectResource, projectResourceIndexes } from '../shared/projectResources.ts';
 
 export const ADS = 'ads';
 
@@ -13,15 +14,11 @@ export type AdView = AdFields & {
   updated: string;
 };
 
-export const adIndexes: IndexSpec[] = [{ name: 'project_id', keys: { projectId: 1, id: 1 } }];
+export const adIndexes = projectResourceIndexes;
 
-export async function findAd(read: ReadStore, projectId: number, adId: number): Promise<AdView | null> {
-  const ad = await read.collection<AdView>(ADS).findOne({ _id: String(adId) });
-  return ad?.projectId === projectId ? ad : null;
-}
-
-export const listAds = (read: ReadStore, projectId: number, offset: number, limit: number) =>
-  read.collection<AdView>(ADS).find({ projectId }, { sort: { id: 1 }, skip: offset, limit });
+const resource = projectResource<AdView>(ADS);
+export const findAd = resource.find;
+export const listAds = resource.list;
 
 /** The enabled ads of a project, whatever their time range (players pick the running ones). */
 export const enabledAdsOf = (read: ReadStore, projectId: number) => read.collection<AdView>(ADS).find({ projectId, enabled: true }, { sort: { id: 1 } });

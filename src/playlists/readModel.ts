@@ -1,6 +1,7 @@
 // The playlist read model: its document type, its queries, and the content queries a playlist stands for.
-import type { Filter, IndexSpec, ReadStore, Sort } from '../infrastructure/readStore/port.ts';
+import type { Filter, ReadStore, Sort } from '../infrastructure/readStore/port.ts';
 import type { PlaylistFields } from './events.ts';
+import { projectResource, projectResourceIndexes } from '../shared/projectResources.ts';
 
 export const PLAYLISTS = 'playlists';
 
@@ -13,20 +14,16 @@ export type PlaylistView = PlaylistFields & {
   updated: string;
 };
 
-export const playlistIndexes: IndexSpec[] = [{ name: 'project_id', keys: { projectId: 1, id: 1 } }];
+export const playlistIndexes = projectResourceIndexes;
 
-export async function findPlaylist(read: ReadStore, projectId: number, playlistId: number): Promise<PlaylistView | null> {
-  const playlist = await read.collection<PlaylistView>(PLAYLISTS).findOne({ _id: String(playlistId) });
-  return playlist?.projectId === projectId ? playlist : null;
-}
+const resource = projectResource<PlaylistView>(PLAYLISTS);
+export const findPlaylist = resource.find;
+export const listPlaylists = resource.list;
 
 /** The project's first playlist (lowest id), for the player's playlist route without an id. */
 export async function firstPlaylist(read: ReadStore, projectId: number): Promise<PlaylistView | null> {
   return (await read.collection<PlaylistView>(PLAYLISTS).find({ projectId }, { sort: { id: 1 }, limit: 1 }))[0] ?? null;
 }
-
-export const listPlaylists = (read: ReadStore, projectId: number, offset: number, limit: number) =>
-  read.collection<PlaylistView>(PLAYLISTS).find({ projectId }, { sort: { id: 1 }, skip: offset, limit });
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

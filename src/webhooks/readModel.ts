@@ -1,6 +1,7 @@
 // The webhook and delivery read models: their document types and the queries the service makes of them.
 import type { IndexSpec, ReadStore } from '../infrastructure/readStore/port.ts';
 import type { AttemptRecord, NotificationKind } from './events.ts';
+import { projectResource, projectResourceIndexes } from '../shared/projectResources.ts';
 
 export const WEBHOOKS = 'webhooks';
 export const WEBHOOK_DELIVERIES = 'webhookDeliveries';
@@ -43,19 +44,15 @@ export type DeliveryView = {
   updated: string;
 };
 
-export const webhookIndexes: IndexSpec[] = [{ name: 'project_id', keys: { projectId: 1, id: 1 } }];
+export const webhookIndexes = projectResourceIndexes;
 export const deliveryIndexes: IndexSpec[] = [
   { name: 'webhook_position', keys: { webhookId: 1, position: -1 } },
   { name: 'state', keys: { state: 1 } },
 ];
 
-export async function findWebhook(read: ReadStore, projectId: number, webhookId: number): Promise<WebhookView | null> {
-  const webhook = await read.collection<WebhookView>(WEBHOOKS).findOne({ _id: String(webhookId) });
-  return webhook?.projectId === projectId ? webhook : null;
-}
-
-export const listWebhooks = (read: ReadStore, projectId: number, offset: number, limit: number) =>
-  read.collection<WebhookView>(WEBHOOKS).find({ projectId }, { sort: { id: 1 }, skip: offset, limit });
+const resource = projectResource<WebhookView>(WEBHOOKS);
+export const findWebhook = resource.find;
+export const listWebhooks = resource.list;
 
 export const enabledWebhooksOf = (read: ReadStore, projectId: number) =>
   read.collection<WebhookView>(WEBHOOKS).find({ projectId, enabled: true }, { sort: { id: 1 } });
