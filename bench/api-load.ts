@@ -1,9 +1,9 @@
 // Load benchmark of the /v1 content API: starts the service, seeds it, runs autocannon per scenario, prints medians.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { dropDatabase, gitCommit, median, mongoUrlFor, startServer, type Server } from './service.ts';
+import { benchEnv, gitCommit, loadRunCleanup, median, mongoUrlFor, startServer, type Server } from './service.ts';
 import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon publishes no types; the part used here is declared below.
 import untypedAutocannon from 'autocannon';
@@ -184,22 +184,7 @@ async function cannon(baseUrl: string, requests: CannonRequest[], seconds: numbe
 const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb, 'bench') : undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
 let server: Server | undefined;
-let cleaning: Promise<void> | undefined;
-
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    running?.stop();
-    await server?.stop();
-    if (mongoUrl) await dropDatabase(mongoUrl).catch((error: unknown) => console.error(`could not drop ${mongoUrl}: ${String(error)}`));
-    rmSync(dataDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-
-const fail = (message: string) => {
-  console.error(message);
-  void cleanUp().finally(() => process.exit(1));
-};
+const { cleanUp, fail } = loadRunCleanup(dataDir, mongoUrl, { stopLoad: () => running?.stop(), server: () => server });
 // Seeding gets 250 ms an item: FerretDB on SQLite manages about 6 creates a second once it holds 2,000 items.
 const budgetSeconds = Math.ceil(60 + seedCount / 4 + only.size * (warmup + rounds * (duration + 15)));
 const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
@@ -208,19 +193,8 @@ process.once('SIGINT', () => fail('interrupted'));
 process.once('SIGTERM', () => fail('terminated'));
 
 try {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/root',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    BOOTSTRAP_API_KEY: API_KEY,
-    RATE_LIMIT_GET: '1000000000',
-    RATE_LIMIT_OTHER: '1000000000',
-    // The API alone: narrating the seeded articles would compete with it for the CPUs.
-    GENERATION_ENABLED: 'false',
-    ...(mongoUrl ? { MONGODB_URL: mongoUrl } : {}),
-  };
+  // The API alone: narrating the seeded articles would compete with it for the CPUs.
+  const env = benchEnv(dataDir, API_KEY, { generation: false, mongoUrl });
   const profileDir = args['cpu-prof'] ? path.resolve(args['cpu-prof']) : undefined;
   const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
   console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpuModel}), commit ${gitCommit()}`);

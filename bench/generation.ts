@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { gitCommit, median, startServer, type Server } from './service.ts';
+import { benchEnv, gitCommit, median, startServer, type Server } from './service.ts';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -272,17 +272,7 @@ interface Round {
 
 try {
   const loadAtStart = load();
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/root',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    BOOTSTRAP_API_KEY: API_KEY,
-    RATE_LIMIT_GET: '1000000000',
-    RATE_LIMIT_OTHER: '1000000000',
-    GENERATION_ENABLED: 'true',
-  };
+  const env = benchEnv(dataDir, API_KEY, { generation: true });
   const profileDir = args['cpu-prof'] ? path.resolve(args['cpu-prof']) : undefined;
   server = await startServer(env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [], fail);
   const textPath = path.join(toolsDir, 'text.txt');

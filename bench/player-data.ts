@@ -1,9 +1,9 @@
 // Load benchmark of public player data: starts the service, narrates a few articles, runs autocannon on by_content_id.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dropDatabase, gitCommit, median, mongoUrlFor, startServer, type Server } from './service.ts';
+import { benchEnv, gitCommit, loadRunCleanup, median, mongoUrlFor, startServer, type Server } from './service.ts';
 // @ts-expect-error autocannon publishes no types; the part used here is declared below.
 import untypedAutocannon from 'autocannon';
 
@@ -118,22 +118,7 @@ async function cannon(baseUrl: string, requests: CannonRequest[], seconds: numbe
 const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb, 'bench_player') : undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-player-'));
 let server: Server | undefined;
-let cleaning: Promise<void> | undefined;
-
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    running?.stop();
-    await server?.stop();
-    if (mongoUrl) await dropDatabase(mongoUrl).catch((error: unknown) => console.error(`could not drop ${mongoUrl}: ${String(error)}`));
-    rmSync(dataDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-
-const fail = (message: string) => {
-  console.error(message);
-  void cleanUp().finally(() => process.exit(1));
-};
+const { cleanUp, fail } = loadRunCleanup(dataDir, mongoUrl, { stopLoad: () => running?.stop(), server: () => server });
 const scenarioCount = 2;
 const budgetSeconds = Math.ceil(120 + itemCount * paragraphs * 2 + scenarioCount * (warmup + rounds * (duration + 15)));
 const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
@@ -142,19 +127,8 @@ process.once('SIGINT', () => fail('interrupted'));
 process.once('SIGTERM', () => fail('terminated'));
 
 try {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/root',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    BOOTSTRAP_API_KEY: API_KEY,
-    RATE_LIMIT_GET: '1000000000',
-    RATE_LIMIT_OTHER: '1000000000',
-    // Player data shows processed items only; once they are, generation is idle during the rounds.
-    GENERATION_ENABLED: 'true',
-    ...(mongoUrl ? { MONGODB_URL: mongoUrl } : {}),
-  };
+  // Player data shows processed items only; once they are, generation is idle during the rounds.
+  const env = benchEnv(dataDir, API_KEY, { generation: true, mongoUrl });
   console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown CPU'}), commit ${gitCommit()}`);
   server = await startServer(env, [], fail);
   const started = Date.now();

@@ -2,6 +2,7 @@
 import type { Context } from 'koa';
 import type { Services } from '../app.ts';
 import { reachableProject } from '../http/auth.ts';
+import { baseUrlOf } from '../http/public.ts';
 import { notFound } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { batchDeleteSchema } from './commands.ts';
@@ -22,7 +23,7 @@ export function contentActions({ read, runner, content, now, publicBaseUrl }: Se
     await runner.waitFor(position);
     return contentToWire(await existing(projectId, contentId), detail, baseUrl(ctx));
   };
-  const baseUrl = (ctx: Context) => publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const baseUrl = (ctx: Context) => baseUrlOf(ctx, publicBaseUrl);
 
   return {
     async create(ctx: Context, projectRef: string | undefined, body: unknown, detail: Detail) {

@@ -5,6 +5,7 @@ import type { Context, Next } from 'koa';
 import type { Services } from '../app.ts';
 import { sendError } from '../http/errors.ts';
 import { rawQuery } from '../http/query.ts';
+import { baseUrlOf } from '../http/public.ts';
 import { notFound } from '../shared/errors.ts';
 import { playerActions } from './actions.ts';
 import { PREVIEW_SCRIPT, PREVIEW_STYLE, previewHtml } from './previewPage.ts';
@@ -54,7 +55,7 @@ export function mountPreview(app: Koa, services: Services): void {
       throw notFound();
     }
     const query = parsePlayerQuery(rawQuery(ctx));
-    const baseUrl = services.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+    const baseUrl = baseUrlOf(ctx, services.publicBaseUrl);
     const answer = await player.answer({ projectId: Number(match[1]), identifiers: [{ kind: 'content_id', value: id }], query, baseUrl });
     if (!answer.found) throw notFound();
     ctx.set(HEADERS);

@@ -2,21 +2,14 @@
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
 import type { Services } from '../app.ts';
-import { sendError } from '../http/errors.ts';
 import { rawQuery } from '../http/query.ts';
+import { baseUrlOf, openToAnyOrigin } from '../http/public.ts';
 import { AppError, notFound } from '../shared/errors.ts';
 import { playerActions } from './actions.ts';
 import { embeddableFrom } from './embedSettings.ts';
 import { lookupRoutes, parseIdentifiers, parsePlayerQuery, type Identifier } from './query.ts';
 
 const PLAYER_PATH = /^\/v1\/projects\/([^/]+)\/player(?:\/(.*))?$/;
-
-export const CORS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, X-Referer, X-Import, x-service-checksum',
-  'Access-Control-Max-Age': '86400',
-};
 
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
 /** Previews are for editors waiting on their item: always revalidated, and kept out of shared caches. */
@@ -73,21 +66,12 @@ export function mountPlayer(app: Koa, services: Services): void {
   app.use(async function playerData(ctx: Context, next: Next) {
     const match = PLAYER_PATH.exec(ctx.path);
     if (!match) return next();
-    ctx.set('Access-Control-Allow-Origin', '*');
-    if (ctx.method === 'OPTIONS') {
-      ctx.set(CORS);
-      ctx.status = 204;
-      return;
-    }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.set('Allow', 'GET, HEAD, OPTIONS');
-      return sendError(ctx, 405, 'Method Not Allowed');
-    }
+    if (!openToAnyOrigin(ctx)) return;
     const projectId = /^\d{1,12}$/.test(match[1]!) ? Number(match[1]) : NaN;
     const identifiers = identifiersOf(match[2] ?? '');
     const query = parsePlayerQuery(rawQuery(ctx));
     if (!Number.isSafeInteger(projectId)) throw notFound();
-    const baseUrl = services.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+    const baseUrl = baseUrlOf(ctx, services.publicBaseUrl);
     const answer = await player.answer({ projectId, identifiers, query, baseUrl });
     if (!answer.found || !embeddableFrom(answer.allowedDomains, originHost(ctx))) throw notFound();
     if (answer.allowedDomains.length > 0) ctx.vary('Origin');

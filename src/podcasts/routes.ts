@@ -3,9 +3,9 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Services } from '../app.ts';
-import { sendError } from '../http/errors.ts';
 import { etagOf } from '../player/actions.ts';
-import { CORS, PUBLIC_CACHE_CONTROL, notModified } from '../player/routes.ts';
+import { PUBLIC_CACHE_CONTROL, notModified } from '../player/routes.ts';
+import { baseUrlOf, openToAnyOrigin } from '../http/public.ts';
 import { notFound } from '../shared/errors.ts';
 import { podcastActions, type FeedRequest, type PodcastActions } from './actions.ts';
 
@@ -48,19 +48,10 @@ export function mountPodcasts(app: Koa, router: Router, services: Services): voi
   settingsRoutes(router, podcasts);
 
   app.use(async function podcastFeeds(ctx: Context, next: Next) {
-    const baseUrl = services.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+    const baseUrl = baseUrlOf(ctx, services.publicBaseUrl);
     const answer = publicAnswer(podcasts, ctx, baseUrl);
     if (!answer) return next();
-    ctx.set('Access-Control-Allow-Origin', '*');
-    if (ctx.method === 'OPTIONS') {
-      ctx.set(CORS);
-      ctx.status = 204;
-      return;
-    }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.set('Allow', 'GET, HEAD, OPTIONS');
-      return sendError(ctx, 405, 'Method Not Allowed');
-    }
+    if (!openToAnyOrigin(ctx)) return;
     const body = await answer();
     if (body === null) throw notFound();
     const etag = etagOf(body);
