@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { benchEnv, gitCommit, loadRunCleanup, median, mongoUrlFor, startServer, type Server } from './service.ts';
+import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, scenarioRow, startServer, type Round, type Server } from './service.ts';
 import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon publishes no types; the part used here is declared below.
 import untypedAutocannon from 'autocannon';
@@ -148,18 +148,13 @@ function scenarios(ids: string[]): { key: string; name: string; requests: Cannon
   ];
 }
 
-interface Round {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
+interface StatusRound extends Round {
   statuses: Record<string, number>;
 }
 
 let running: CannonRun | undefined;
 
-async function cannon(baseUrl: string, requests: CannonRequest[], seconds: number): Promise<Round> {
+async function cannon(baseUrl: string, requests: CannonRequest[], seconds: number): Promise<StatusRound> {
   running = autocannon({
     url: baseUrl,
     connections,
@@ -209,19 +204,9 @@ try {
   const notes: string[] = [];
   for (const scenario of scenarios(ids).filter(({ key }) => only.has(key))) {
     await cannon(server.baseUrl, scenario.requests, warmup);
-    const results: Round[] = [];
+    const results: StatusRound[] = [];
     for (let round = 0; round < rounds; round++) results.push(await cannon(server.baseUrl, scenario.requests, duration));
-    const sum = (pick: (round: Round) => number) => results.reduce((total, round) => total + pick(round), 0);
-    const cells = [
-      scenario.name,
-      Math.round(median(results.map((r) => r.rps))),
-      median(results.map((r) => r.p50)),
-      median(results.map((r) => r.p99)),
-      sum((r) => r.non2xx),
-      sum((r) => r.errors),
-      results.map((r) => Math.round(r.rps)).join(', '),
-    ];
-    console.log(`| ${cells.join(' | ')} |`);
+    console.log(scenarioRow(scenario.name, results));
     const odd = results.flatMap((r) => Object.entries(r.statuses)).filter(([code]) => !code.startsWith('2'));
     if (odd.length > 0) notes.push(`${scenario.name}: ${odd.map(([code, count]) => `${code} ×${count}`).join(', ')}`);
   }

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchEnv, gitCommit, loadRunCleanup, median, mongoUrlFor, startServer, type Server } from './service.ts';
+import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, scenarioRow, startServer, type Round, type Server } from './service.ts';
 // @ts-expect-error autocannon publishes no types; the part used here is declared below.
 import untypedAutocannon from 'autocannon';
 
@@ -92,14 +92,6 @@ async function seed(baseUrl: string): Promise<string[]> {
   return ids;
 }
 
-interface Round {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
 let running: CannonRun | undefined;
 
 async function cannon(baseUrl: string, requests: CannonRequest[], seconds: number): Promise<Round> {
@@ -150,17 +142,7 @@ try {
     await cannon(server.baseUrl, scenario.requests, warmup);
     const results: Round[] = [];
     for (let round = 0; round < rounds; round++) results.push(await cannon(server.baseUrl, scenario.requests, duration));
-    const sum = (pick: (round: Round) => number) => results.reduce((total, round) => total + pick(round), 0);
-    const cells = [
-      scenario.name,
-      Math.round(median(results.map((r) => r.rps))),
-      median(results.map((r) => r.p50)),
-      median(results.map((r) => r.p99)),
-      sum((r) => r.non2xx),
-      sum((r) => r.errors),
-      results.map((r) => Math.round(r.rps)).join(', '),
-    ];
-    console.log(`| ${cells.join(' | ')} |`);
+    console.log(scenarioRow(scenario.name, results));
   }
   await cleanUp();
   clearTimeout(watchdog);

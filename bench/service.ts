@@ -133,3 +133,26 @@ export function loadRunCleanup(dataDir: string, mongoUrl: string | undefined, pa
   };
   return { cleanUp, fail };
 }
+
+export interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** One markdown table row of a scenario: medians across rounds, totals of failures, and each round's rate. */
+export function scenarioRow(name: string, results: Round[]): string {
+  const sum = (pick: (round: Round) => number) => results.reduce((total, round) => total + pick(round), 0);
+  const cells = [
+    name,
+    Math.round(median(results.map((r) => r.rps))),
+    median(results.map((r) => r.p50)),
+    median(results.map((r) => r.p99)),
+    sum((r) => r.non2xx),
+    sum((r) => r.errors),
+    results.map((r) => Math.round(r.rps)).join(', '),
+  ];
+  return `| ${cells.join(' | ')} |`;
+}

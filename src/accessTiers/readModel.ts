@@ -1,18 +1,11 @@
 // The access tier read model: its document type and the queries the service makes of it.
 import type { IndexSpec, ReadStore } from '../infrastructure/readStore/port.ts';
 import type { AccessTierFields } from './events.ts';
-import { projectResource, projectResourceIndexes } from '../shared/projectResources.ts';
+import { projectResource, projectResourceIndexes, type ProjectResourceDocument } from '../shared/projectResources.ts';
 
 export const ACCESS_TIERS = 'accessTiers';
 
-export type AccessTierView = AccessTierFields & {
-  _id: string;
-  revision: number;
-  id: number;
-  projectId: number;
-  created: string;
-  updated: string;
-};
+export type AccessTierView = ProjectResourceDocument<AccessTierFields>;
 
 export const accessTierIndexes: IndexSpec[] = [
   ...projectResourceIndexes,

@@ -1,18 +1,11 @@
 // The ad read model: its document type and the queries the service makes of it.
 import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import type { AdFields } from './events.ts';
-import { projectResource, projectResourceIndexes } from '../shared/projectResources.ts';
+import { projectResource, projectResourceIndexes, type ProjectResourceDocument } from '../shared/projectResources.ts';
 
 export const ADS = 'ads';
 
-export type AdView = AdFields & {
-  _id: string;
-  revision: number;
-  id: number;
-  projectId: number;
-  created: string;
-  updated: string;
-};
+export type AdView = ProjectResourceDocument<AdFields>;
 
 export const adIndexes = projectResourceIndexes;
 

@@ -1,18 +1,11 @@
 // The playlist read model: its document type, its queries, and the content queries a playlist stands for.
 import type { Filter, ReadStore, Sort } from '../infrastructure/readStore/port.ts';
 import type { PlaylistFields } from './events.ts';
-import { projectResource, projectResourceIndexes } from '../shared/projectResources.ts';
+import { projectResource, projectResourceIndexes, type ProjectResourceDocument } from '../shared/projectResources.ts';
 
 export const PLAYLISTS = 'playlists';
 
-export type PlaylistView = PlaylistFields & {
-  _id: string;
-  revision: number;
-  id: number;
-  projectId: number;
-  created: string;
-  updated: string;
-};
+export type PlaylistView = ProjectResourceDocument<PlaylistFields>;
 
 export const playlistIndexes = projectResourceIndexes;
 

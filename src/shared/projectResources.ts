@@ -16,3 +16,13 @@ export function projectResource<T extends ProjectResourceView>(collection: strin
       read.collection<T>(collection).find({ projectId }, { sort: { id: 1 }, skip: offset, limit }),
   };
 }
+
+/** The document of a project-owned resource: its fields plus identity, stream revision and times. */
+export type ProjectResourceDocument<Fields> = Fields & {
+  _id: string;
+  revision: number;
+  id: number;
+  projectId: number;
+  created: string;
+  updated: string;
+};
