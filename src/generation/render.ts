@@ -1,6 +1,6 @@
 // Turns a planned variant (article or summary) into audio files and timed segments.
 import path from 'node:path';
-import { assemble } from '../media/assemble.ts';
+import { startAssembly, type Assembly } from '../media/assemble.ts';
 import { fetchAudio } from '../media/fetchAudio.ts';
 import type { Synthesizer, WordTiming } from '../media/synthesizer.ts';
 import type { PlannedSegment } from './plan.ts';
@@ -46,13 +46,27 @@ export async function renderVariant(
   deps: RenderDeps,
   now: string,
 ): Promise<RenderedVariant> {
-  const sounds = await Promise.all(plan.map((segment, index) => soundOf(segment, index, dir, deps).then((sound) => ({ segment, sound }))));
-  const audible = sounds.filter((entry): entry is { segment: PlannedSegment; sound: Sound } => entry.sound !== null);
-  const parts = audible.map(({ segment, sound }, index) => ({
-    wavPath: sound.wavPath,
-    pauseAfterMs: index === audible.length - 1 ? 0 : segment.section === 'title' ? pauses.afterTitleMs : pauses.afterSegmentMs,
-  }));
-  const assembled = await assemble(parts, dir, name);
+  const writer = await startAssembly(dir, name, deps.sampleRate);
+  // Every sound is asked for now (the synthesizer bounds how many run at once); the encoder takes
+  // each in order as soon as it and all before it are ready, so encoding overlaps synthesis.
+  const pending = plan.map((segment, index) => soundOf(segment, index, dir, deps));
+  for (const sound of pending) sound.catch(() => undefined);
+  const sounds: { segment: PlannedSegment; sound: Sound | null }[] = [];
+  let assembled: Assembly;
+  try {
+    let previous: PlannedSegment | null = null;
+    for (const [index, segment] of plan.entries()) {
+      const sound = await pending[index]!;
+      sounds.push({ segment, sound });
+      if (!sound) continue;
+      await writer.append(sound.wavPath, previous?.section === 'title' ? pauses.afterTitleMs : pauses.afterSegmentMs);
+      previous = segment;
+    }
+    assembled = await writer.finish();
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
   let audibleSoFar = 0;
   const segments = sounds.map(({ segment, sound }, index) => {
     // A sound's own offset; for a silent segment, the offset of the sound after it.

@@ -1,7 +1,7 @@
 // Joins audio parts with exact pauses into one timeline, encoded once as mp3 and remuxed into HLS.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { MediaError } from './errors.ts';
 import { runTool, tail } from './tool.ts';
 import { isPcm16Mono, parseWav, type WavAudio } from './wav.ts';
@@ -33,29 +33,67 @@ const MP3_PRIMING_SAMPLES = 1105;
 const MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7'];
 const HLS_SEGMENT_SECONDS = 6;
 
-export async function assemble(parts: readonly AssemblyPart[], outDir: string, name: string): Promise<Assembly> {
-  if (parts.length === 0) throw new MediaError('invalid-input', 'nothing to assemble');
+/** The timeline as it is being spoken: parts go to the encoder in order, as soon as each is ready. */
+export interface AssemblyWriter {
+  /** Adds the next part after `pauseBeforeMs` of silence (ignored for the first part). */
+  append(wavPath: string, pauseBeforeMs: number): Promise<void>;
+  /** Ends the timeline with `trailingPauseMs` of silence and writes the mp3 and the HLS rendition. */
+  finish(trailingPauseMs?: number): Promise<Assembly>;
+  /** Stops the encoder after a failure elsewhere; what it wrote is not to be used. */
+  abort(): void;
+}
+
+/**
+ * Starts the encoder at once, so that encoding (most of assembly's time) overlaps synthesis.
+ * The timeline is built here rather than by ffmpeg filters so that every offset is a whole sample count.
+ */
+export async function startAssembly(outDir: string, name: string, sampleRate: number): Promise<AssemblyWriter> {
   if (!/^[\w.-]+$/.test(name)) throw new MediaError('invalid-input', `not a file name: ${name}`);
   await mkdir(outDir, { recursive: true });
-  const audio = await Promise.all(parts.map(({ wavPath }) => readWav(wavPath)));
-  const sampleRate = mostCommonRate(audio);
-  const pcm = await Promise.all(audio.map((wav, i) => (wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : resample(parts[i]!.wavPath, sampleRate))));
-
-  // The timeline is built here rather than by ffmpeg filters so that every offset is a whole sample count.
-  const chunks: Buffer[] = [];
+  const input = new PassThrough();
+  const mp3Path = join(outDir, `${name}.mp3`);
+  const encoding = ffmpeg(['-f', 's16le', '-ar', String(sampleRate), '-ac', '1', '-i', 'pipe:0', ...MP3_ARGS, mp3Path], input);
+  // Awaited by finish(); until then a failure must not surface as an unhandled rejection.
+  encoding.catch(() => undefined);
   const offsetsMs: number[] = [];
   let samples = 0;
-  pcm.forEach((data, i) => {
-    offsetsMs.push((samples * 1000) / sampleRate);
-    const pause = Math.round((parts[i]!.pauseAfterMs * sampleRate) / 1000);
-    chunks.push(data, Buffer.alloc(pause * 2));
-    samples += data.length / 2 + pause;
-  });
+  const silence = (ms: number) => {
+    const count = Math.round((ms * sampleRate) / 1000);
+    samples += count;
+    return Buffer.alloc(count * 2);
+  };
+  return {
+    async append(wavPath, pauseBeforeMs) {
+      const wav = await readWav(wavPath);
+      const data = wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : await resample(wavPath, sampleRate);
+      if (offsetsMs.length > 0) input.write(silence(pauseBeforeMs));
+      offsetsMs.push((samples * 1000) / sampleRate);
+      input.write(data);
+      samples += data.length / 2;
+    },
+    async finish(trailingPauseMs = 0) {
+      if (offsetsMs.length === 0) {
+        input.end();
+        throw new MediaError('invalid-input', 'nothing to assemble');
+      }
+      input.end(silence(trailingPauseMs));
+      await encoding;
+      const hls = await remuxToHls(mp3Path, outDir, name);
+      return { mp3Path, ...hls, durationMs: ((samples + MP3_PRIMING_SAMPLES) * 1000) / sampleRate, offsetsMs };
+    },
+    abort() {
+      input.end();
+    },
+  };
+}
 
-  const mp3Path = join(outDir, `${name}.mp3`);
-  await ffmpeg(['-f', 's16le', '-ar', String(sampleRate), '-ac', '1', '-i', 'pipe:0', ...MP3_ARGS, mp3Path], Readable.from(chunks));
-  const hls = await remuxToHls(mp3Path, outDir, name);
-  return { mp3Path, ...hls, durationMs: ((samples + MP3_PRIMING_SAMPLES) * 1000) / sampleRate, offsetsMs };
+/** All parts at once, each followed by its pause, at the sample rate most of them already have. */
+export async function assemble(parts: readonly AssemblyPart[], outDir: string, name: string): Promise<Assembly> {
+  if (parts.length === 0) throw new MediaError('invalid-input', 'nothing to assemble');
+  const audio = await Promise.all(parts.map(({ wavPath }) => readWav(wavPath)));
+  const writer = await startAssembly(outDir, name, mostCommonRate(audio));
+  for (const [i, part] of parts.entries()) await writer.append(part.wavPath, parts[i - 1]?.pauseAfterMs ?? 0);
+  return writer.finish(parts[parts.length - 1]!.pauseAfterMs);
 }
 
 async function readWav(wavPath: string): Promise<WavAudio> {
