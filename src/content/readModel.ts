@@ -36,6 +36,14 @@ export const contentIndexes: IndexSpec[] = [
   { name: 'project_source_id', keys: { projectId: 1, sourceId: 1 } },
   { name: 'project_legacy_id', keys: { projectId: 1, legacyId: 1 } },
   { name: 'project_source_url', keys: { projectId: 1, sourceUrl: 1 } },
+  // The other orders of list and project statistics.
+  { name: 'project_publish_date', keys: { projectId: 1, publishDate: -1 } },
+  { name: 'project_updated', keys: { projectId: 1, updated: -1 } },
+  { name: 'project_status', keys: { projectId: 1, status: 1 } },
+  { name: 'project_duration', keys: { projectId: 1, duration: -1 } },
+  // Players and feeds: published, processed items newest first; playlists selecting by tag.
+  { name: 'project_published', keys: { projectId: 1, status: 1, published: 1, created: -1 } },
+  { name: 'project_tags', keys: { projectId: 1, tags: 1 } },
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
