@@ -1,6 +1,6 @@
 // Ad use cases of the REST routes; answers are wire-shaped.
 import type { Context } from 'koa';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { reachableProject } from '../http/auth.ts';
 import { notFound } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';

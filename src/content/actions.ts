@@ -1,6 +1,6 @@
 // Content use cases shared by the REST routes and the GraphQL resolvers; answers are wire-shaped.
 import type { Context } from 'koa';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { reachableProject } from '../http/auth.ts';
 import { baseUrlOf } from '../http/public.ts';
 import { notFound } from '../shared/errors.ts';

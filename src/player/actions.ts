@@ -1,6 +1,6 @@
 // Player data: the published, processed items that identifiers name, with the project's settings; answers are cached.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import type { ContentItemView } from '../content/readModel.ts';
 import { findProject, settingsOf, type ProjectView } from '../projects/readModel.ts';
 import { AnswerCache, type Answer } from './cache.ts';

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { sendError } from '../http/errors.ts';
 import { rawQuery } from '../http/query.ts';
 import { baseUrlOf } from '../http/public.ts';

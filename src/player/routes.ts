@@ -1,7 +1,7 @@
 // The public player-data routes under /v1/projects/{p}/player/: no API key, open to every origin, cached by HTTP caches.
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { rawQuery } from '../http/query.ts';
 import { baseUrlOf, openToAnyOrigin } from '../http/public.ts';
 import { AppError, notFound } from '../shared/errors.ts';

@@ -1,6 +1,6 @@
 // Podcast use cases: the settings resource (with a key) and the public feeds and transcripts.
 import type { Context } from 'koa';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { findContent } from '../content/readModel.ts';
 import { reachableProject } from '../http/auth.ts';
 import { lookUp } from '../player/readModel.ts';

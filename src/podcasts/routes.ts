@@ -2,7 +2,7 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { etagOf } from '../player/actions.ts';
 import { PUBLIC_CACHE_CONTROL, notModified } from '../player/routes.ts';
 import { baseUrlOf, openToAnyOrigin } from '../http/public.ts';

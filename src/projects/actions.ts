@@ -1,7 +1,7 @@
 // Project use cases shared by the REST routes and the GraphQL resolvers; answers are wire-shaped.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { principalOf, reachableProject, requireOrganizationKey } from '../http/auth.ts';
 import { contentStatsOf } from '../content/readModel.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../content/wire.ts';

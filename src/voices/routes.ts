@@ -1,7 +1,7 @@
 // Voice and language routes: the organization's catalogue and a project's voices.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { reachableProject } from '../http/auth.ts';
 import { rawQuery } from '../http/query.ts';
 import { parseOrThrow } from '../shared/validation.ts';

@@ -1,0 +1,44 @@
+// What every capability receives from the composition: adapters, settings and the command handlers.
+import type { EventStore } from './infrastructure/eventStore/port.ts';
+import type { ReadStore } from './infrastructure/readStore/port.ts';
+import type { ProjectionRunner } from '../projections/runner.ts';
+import type { VoiceCatalogue } from './voices/catalogue.ts';
+import { createContentHandlers } from './content/handlers.ts';
+import { createProjectHandlers } from './projects/handlers.ts';
+import { createWebhookHandlers, type WebhookSettings } from './webhooks/handlers.ts';
+import { createAdHandlers } from './ads/handlers.ts';
+import { createAccessTierHandlers } from './accessTiers/handlers.ts';
+
+export interface AppDeps {
+  events: EventStore;
+  read: ReadStore;
+  runner: ProjectionRunner;
+  voices: VoiceCatalogue;
+  mediaDir: string;
+  /** Base of absolute media URLs; the request's own origin when unset. */
+  publicBaseUrl: string | undefined;
+  limits: { get: number; other: number };
+  webhookSettings: WebhookSettings;
+  now: () => Date;
+  log: (message: string) => void;
+}
+
+export type Services = AppDeps & {
+  content: ReturnType<typeof createContentHandlers>;
+  projects: ReturnType<typeof createProjectHandlers>;
+  webhooks: ReturnType<typeof createWebhookHandlers>;
+  ads: ReturnType<typeof createAdHandlers>;
+  accessTiers: ReturnType<typeof createAccessTierHandlers>;
+};
+
+/** The command handlers of every capability, over the given adapters. */
+export function createServices(deps: AppDeps): Services {
+  return {
+    ...deps,
+    content: createContentHandlers(deps.events, deps.voices),
+    projects: createProjectHandlers(deps.events),
+    webhooks: createWebhookHandlers(deps.events, deps.webhookSettings, deps.now),
+    ads: createAdHandlers(deps.events),
+    accessTiers: createAccessTierHandlers(deps.events),
+  };
+}
