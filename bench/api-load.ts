@@ -3,36 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, scenarioRow, startServer, type Round, type Server } from './service.ts';
+import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, scenarioRow, startServer, type Server } from './service.ts';
 import { parseArgs } from 'node:util';
-// @ts-expect-error autocannon publishes no types; the part used here is declared below.
-import untypedAutocannon from 'autocannon';
-
-interface CannonRequest {
-  method: 'GET' | 'POST';
-  path?: string;
-  body?: string;
-  setupRequest?: (request: CannonRequest) => CannonRequest;
-}
-interface CannonOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  timeout: number;
-  headers: Record<string, string>;
-  requests: CannonRequest[];
-}
-interface CannonResult {
-  duration: number;
-  requests: { total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-type CannonRun = PromiseLike<CannonResult> & { stop(): void };
-const autocannon = untypedAutocannon as (options: CannonOptions) => CannonRun;
+import { cannonRound, type CannonRequest, type CannonRun, type StatusRound } from './cannon.ts';
 
 const API_KEY = 'bench_bootstrap_key_0123456789';
 const CONTENT = '/v1/projects/1/content';
@@ -148,33 +121,12 @@ function scenarios(ids: string[]): { key: string; name: string; requests: Cannon
   ];
 }
 
-interface StatusRound extends Round {
-  statuses: Record<string, number>;
-}
-
 let running: CannonRun | undefined;
 
-async function cannon(baseUrl: string, requests: CannonRequest[], seconds: number): Promise<StatusRound> {
-  running = autocannon({
-    url: baseUrl,
-    connections,
-    duration: seconds,
-    timeout: 10,
-    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
-    requests,
+const cannon = (baseUrl: string, requests: CannonRequest[], seconds: number): Promise<StatusRound> =>
+  cannonRound({ url: baseUrl, connections, seconds, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, requests }, (run) => {
+    running = run;
   });
-  const result = await running;
-  running = undefined;
-  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
-  return {
-    rps: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    statuses,
-  };
-}
 
 const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb, 'bench') : undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));

@@ -14,9 +14,9 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts the service; `onCrash` hears of it, with its last output, if it exits before `stop()`. */
-export async function startServer(env: Record<string, string>, nodeArgs: string[], onCrash: (message: string) => void): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the service (from `root`, another checkout when comparing commits); `onCrash` hears of it, with its last output, if it exits before `stop()`. */
+export async function startServer(env: Record<string, string>, nodeArgs: string[], onCrash: (message: string) => void, root = ROOT): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start within 45 s:\n${output}`)), 45_000);
