@@ -112,6 +112,7 @@ export function benchEnv(dataDir: string, apiKey: string, options: { generation:
     BOOTSTRAP_API_KEY: apiKey,
     RATE_LIMIT_GET: '1000000000',
     RATE_LIMIT_OTHER: '1000000000',
+    RATE_LIMIT_PUBLIC: '1000000000',
     GENERATION_ENABLED: String(options.generation),
     ...(options.mongoUrl ? { MONGODB_URL: options.mongoUrl } : {}),
   };

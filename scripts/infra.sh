@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Real infrastructure for tests, on loopback ports, without Docker:
-#   FerretDB (MongoDB wire protocol, SQLite inside)  on 127.0.0.1:$FERRETDB_PORT (default 27018)
+#   PostgreSQL (Debian's, a throw-away cluster)      on 127.0.0.1:$POSTGRES_PORT (default 5434)
+#   FerretDB (MongoDB wire protocol, on PostgreSQL)  on 127.0.0.1:$FERRETDB_PORT (default 27018)
 #   Temporal CLI dev server (real Temporal, SQLite)   on 127.0.0.1:$TEMPORAL_PORT (default 7234)
-# Binaries come from scripts/install-tools.sh ($TOOLS_DIR). State, logs and pid files live in
-# $INFRA_DIR (default /tmp/service-infra); every `start` begins with empty databases.
+# `start` first runs scripts/install-servers.sh (a second when all is installed; binaries in $TOOLS_DIR).
+# State, logs and pid files live in $INFRA_DIR (default /tmp/service-infra); every `start` begins with
+# empty databases. FerretDB runs on PostgreSQL: its SQLite handler serves about 100 reads/s, which would
+# measure FerretDB, not the service.
 #
-#   scripts/infra.sh start    start both (or keep them if already running), wait until they answer
-#   scripts/infra.sh stop     stop both (no error when they are not running)
+#   scripts/infra.sh start    start all three (or keep them if already running), wait until they answer
+#   scripts/infra.sh stop     stop all three (no error when they are not running)
 #   scripts/infra.sh status   one line per server
 #   scripts/infra.sh env      print the `export TEST_...=...` lines the test suite reads;
 #                             use as: eval "$(scripts/infra.sh env)"
@@ -15,6 +18,7 @@ set -euo pipefail
 TOOLS_DIR="${TOOLS_DIR:-/root/.cache/service-tools/bin}"
 INFRA_DIR="${INFRA_DIR:-/tmp/service-infra}"
 FERRETDB_PORT="${FERRETDB_PORT:-27018}"
+POSTGRES_PORT="${POSTGRES_PORT:-5434}"
 TEMPORAL_PORT="${TEMPORAL_PORT:-7234}"
 # The dev server also opens an HTTP API port and a metrics port; pin them next to the gRPC port
 # (instead of the dev server's random choice) so that two runs cannot race for the same port.
@@ -79,6 +83,7 @@ stop_one() {
 stop_all() {
   stop_one temporal
   stop_one ferretdb
+  stop_one postgres
 }
 
 # start_one NAME PORT CMD...: starts CMD in the background, logging to $INFRA_DIR/NAME.log,
@@ -100,7 +105,7 @@ start_one() {
     return 1
   fi
   [[ -x "$1" ]] || {
-    echo "infra: FAILED: $1 is missing; run scripts/install-tools.sh first (TOOLS_DIR=$TOOLS_DIR)" >&2
+    echo "infra: FAILED: $1 is missing; run scripts/install-servers.sh first (TOOLS_DIR=$TOOLS_DIR)" >&2
     return 1
   }
   nohup "$@" >"$(log_file "$name")" 2>&1 </dev/null &
@@ -143,16 +148,55 @@ wait_temporal_ready() {
   log "temporal ready (default namespace) after $((SECONDS - started)) s more"
 }
 
+# PostgreSQL refuses to run as root: as root, its cluster belongs to (and runs as) the postgres user.
+AS_POSTGRES=()
+[[ "$(id -u)" == 0 ]] && AS_POSTGRES=("$(command -v setpriv)" --reuid=postgres --regid=postgres --init-groups)
+
+# A fresh cluster on every start (unless one is running): trust auth on loopback only, no fsync
+# (test data), no Unix socket (nothing outside $INFRA_DIR is touched).
+start_postgres() {
+  local bin data="$INFRA_DIR/postgres-data"
+  bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+  [[ -x "$bin/postgres" ]] || {
+    echo "infra: FAILED: PostgreSQL is missing; run scripts/install-servers.sh first" >&2
+    return 1
+  }
+  if ! running_pid postgres >/dev/null; then
+    rm -rf "$data"
+    mkdir -p "$data"
+    [[ "$(id -u)" == 0 ]] && chown postgres:postgres "$data"
+    "${AS_POSTGRES[@]}" "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --no-sync >"$(log_file postgres-initdb)" 2>&1 || {
+      echo "infra: FAILED: initdb" >&2
+      show_log_tail postgres-initdb
+      return 1
+    }
+  fi
+  start_one postgres "$POSTGRES_PORT" \
+    "${AS_POSTGRES[@]}" "$bin/postgres" -D "$data" -p "$POSTGRES_PORT" -c listen_addresses="$HOST" -c unix_socket_directories= \
+    -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 || return 1
+  local started=$SECONDS
+  until "$bin/pg_isready" -q -h "$HOST" -p "$POSTGRES_PORT"; do
+    if ((SECONDS - started >= START_TIMEOUT)); then
+      echo "infra: FAILED: postgres answers on $HOST:$POSTGRES_PORT but does not accept sessions within ${START_TIMEOUT} s" >&2
+      show_log_tail postgres
+      return 1
+    fi
+    sleep 0.2
+  done
+}
+
 start_all() {
+  bash "$(dirname "${BASH_SOURCE[0]}")/install-servers.sh"
   mkdir -p "$INFRA_DIR"
+  start_postgres || return 1
   if ! running_pid ferretdb >/dev/null; then
-    rm -rf "$INFRA_DIR/ferretdb-data" "$INFRA_DIR/ferretdb-state"
-    mkdir -p "$INFRA_DIR/ferretdb-data" "$INFRA_DIR/ferretdb-state"
+    rm -rf "$INFRA_DIR/ferretdb-state"
+    mkdir -p "$INFRA_DIR/ferretdb-state"
   fi
   start_one ferretdb "$FERRETDB_PORT" \
     "$TOOLS_DIR/ferretdb" \
-    --handler=sqlite \
-    --sqlite-url="file:$INFRA_DIR/ferretdb-data/" \
+    --handler=postgresql \
+    --postgresql-url="postgres://postgres@$HOST:$POSTGRES_PORT/postgres" \
     --state-dir="$INFRA_DIR/ferretdb-state" \
     --listen-addr="$HOST:$FERRETDB_PORT" \
     --debug-addr=- \
@@ -198,6 +242,7 @@ case "${1:-}" in
     ;;
   stop) stop_all ;;
   status)
+    status_one postgres "$POSTGRES_PORT"
     status_one ferretdb "$FERRETDB_PORT"
     status_one temporal "$TEMPORAL_PORT"
     ;;

@@ -2,14 +2,18 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { createServices, type AppDeps } from './services.ts';
-import { bodyParser } from '@koa/bodyparser';
 import { contentRoutes } from './content/routes.ts';
 import { contentActions } from './content/actions.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { projectActions } from './projects/actions.ts';
 import { authenticate } from './http/auth.ts';
 import { errorHandler, sendError } from './http/errors.ts';
-import { rateLimit } from './http/rateLimit.ts';
+import { requestId } from './http/requestId.ts';
+import { mountHealth } from './http/health.ts';
+import { publicRateLimit, rateLimit } from './http/rateLimit.ts';
+import { jsonBodies } from './http/limits.ts';
+import { idempotentPosts } from './http/idempotency.ts';
+import { rejectMalformedPaths } from './http/paths.ts';
 import { mountGraphql } from './graphql/server.ts';
 import { mediaFiles } from './http/media.ts';
 import { voiceRoutes } from './voices/routes.ts';
@@ -24,8 +28,7 @@ import { playlistRoutes } from './playlists/routes.ts';
 import { mountPodcasts } from './podcasts/routes.ts';
 import { mountPreview } from './player/preview.ts';
 import { mountPlayer } from './player/routes.ts';
-
-export const BODY_LIMIT = '2mb';
+import { mountApiDocs } from './openapi/routes.ts';
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
   const services = createServices(deps);
@@ -41,8 +44,13 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
 
   const app = new Koa();
   app.proxy = true;
+  app.use(requestId(deps.logger));
   app.use(errorHandler(deps.log));
+  mountHealth(app, { events: deps.events, runner: deps.runner, draining: deps.draining });
+  app.use(rejectMalformedPaths);
+  app.use(publicRateLimit(deps.limits.publicPerAddress));
   app.use(mediaFiles(deps.mediaDir));
+  mountApiDocs(app);
   mountPreview(app, services);
   mountPlayer(app, services);
   mountPodcasts(app, router, services);
@@ -58,7 +66,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   });
   app.use(authenticate(deps.read));
   app.use(rateLimit(deps.limits));
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
+  app.use(jsonBodies({ maxBytes: deps.limits.maxBodyBytes }));
+  app.use(idempotentPosts(deps.events, deps.now, deps.log));
   await mountGraphql(app, actions);
   app.use(router.routes());
   return app;

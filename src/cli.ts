@@ -1,4 +1,4 @@
-// Operator CLI: organizations, projects, API keys, and projection rebuilds.
+// Operator CLI: organizations, projects, API keys, projection rebuilds and the projection quarantine.
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { openInfrastructure, type Infrastructure } from './composition.ts';
@@ -11,6 +11,7 @@ import { projectStream } from './projects/events.ts';
 import { allProjections } from '../projections/index.ts';
 import { CHECKPOINTS, type Projection } from '../projections/projection.ts';
 import { catchUp, startProjections } from '../projections/runner.ts';
+import { listQuarantine, retryQuarantine } from './operations/quarantine.ts';
 
 const usage = `Usage: npm run cli -- <command> [options]
   organizations create --name NAME           create an organization and an organization API key
@@ -22,7 +23,10 @@ const usage = `Usage: npm run cli -- <command> [options]
   events STREAM                               print a stream's events, one JSON object a line
                                               (e.g. content-<uuid>, project-1, organization-1)
   projections rebuild [NAME|all]              drop a projection's read model and replay the log from 0
-                                              (projections: ${allProjections.map((p) => p.name).join(', ')})`;
+                                              (projections: ${allProjections.map((p) => p.name).join(', ')})
+  projections quarantine                      list the events projections could not apply
+  projections quarantine retry POSITION|all   have the running service apply them again (after a fix);
+                                              exit 0 when all applied, 1 when not (yet)`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -82,8 +86,20 @@ async function rebuild(infra: Infrastructure, projection: Projection) {
   return equal;
 }
 
+async function quarantine(infra: Infrastructure, action: string | undefined, target: string | undefined): Promise<number> {
+  if (action === undefined) {
+    console.log(await listQuarantine(infra.events));
+    return 0;
+  }
+  if (action !== 'retry' || !target || !(target === 'all' || /^[1-9]\d{0,15}$/.test(target))) return fail(usage);
+  const { code, report } = await retryQuarantine(infra.events, target === 'all' ? null : [Number(target)]);
+  (code === 2 ? console.error : console.log)(report);
+  return code;
+}
+
 async function run(infra: Infrastructure): Promise<number> {
   const [area, action, argument] = positionals;
+  if (area === 'projections' && action === 'quarantine') return quarantine(infra, positionals[2], positionals[3]);
   const now = new Date();
   const organizations = createOrganizationHandlers(infra.events);
   if (area === 'events' && action) {

@@ -8,6 +8,8 @@ import { createSqliteEventStore } from './infrastructure/eventStore/sqlite.ts';
 import { createEventStoreDbEventStore } from './infrastructure/eventStore/eventstoredb.ts';
 import { createMemoryReadStore } from './infrastructure/readStore/memory.ts';
 import { createMongoReadStore } from './infrastructure/readStore/mongo.ts';
+import { createSqliteReadStore } from './infrastructure/readStore/sqlite.ts';
+import { CONTENT_ITEMS } from './content/readModel.ts';
 import { createInProcessRunner } from './infrastructure/workflows/inProcess.ts';
 import { createTemporalRunner } from './infrastructure/workflows/temporal.ts';
 import type { WorkflowRunner } from './infrastructure/workflows/port.ts';
@@ -32,13 +34,24 @@ export function openEventStore(config: Config): EventStore {
     : createSqliteEventStore(path.join(config.DATA_DIR, 'events.sqlite'));
 }
 
+/** Fields the content list filters search by substring (`filter[title]`, `filter[body]`): the SQLite store keeps a trigram index of them. */
+export const searchedFields = (collection: string): readonly string[] => (collection === CONTENT_ITEMS ? ['title', 'body'] : []);
+
+/** MongoDB when MONGODB_URL is set; else SQLite tables in DATA_DIR, or memory with READ_STORE=memory. */
+async function openReadStore(config: Config): Promise<ReadStore> {
+  if (config.MONGODB_URL) return createMongoReadStore(config.MONGODB_URL);
+  if (config.READ_STORE === 'memory') return createMemoryReadStore();
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  return createSqliteReadStore(path.join(config.DATA_DIR, 'read.sqlite'), { searchedFields });
+}
+
 export async function openInfrastructure(config: Config): Promise<Infrastructure> {
   const events = openEventStore(config);
-  const read = config.MONGODB_URL ? await createMongoReadStore(config.MONGODB_URL) : createMemoryReadStore();
+  const read = await openReadStore(config);
   return {
     events,
     read,
-    readModelsInProcess: !config.MONGODB_URL,
+    readModelsInProcess: !config.MONGODB_URL && config.READ_STORE === 'memory',
     async close() {
       await read.close();
       await events.close();
@@ -56,7 +69,7 @@ export function generationActivities(config: Config, events: EventStore, voices:
     mediaDir: mediaDirOf(config),
     synthesizer: createSynthesizer({ concurrency: config.SYNTHESIS_CONCURRENCY, timeoutMs: config.SYNTHESIS_TIMEOUT_MS }),
     sampleRate: SAMPLE_RATE,
-    audioLimits: { maxBytes: config.AUDIO_FETCH_MAX_BYTES, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS },
+    audioLimits: { maxBytes: config.AUDIO_FETCH_MAX_BYTES, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE },
     now: () => new Date(),
   });
 }

@@ -1,5 +1,6 @@
 // Configuration: every setting comes from an environment variable, validated once at start-up.
 import { z } from 'zod';
+import { logLevels } from './logging.ts';
 
 const optionalUrl = (protocols: RegExp) =>
   z
@@ -19,6 +20,8 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   EVENTSTORE_URL: optionalUrl(/^(esdb|esdb\+discover|kurrentdb):\/\//),
   MONGODB_URL: optionalUrl(/^mongodb(\+srv)?:\/\//),
+  /** Where read models live without MONGODB_URL: SQLite tables in DATA_DIR (kept across restarts), or in process memory (rebuilt at every start). */
+  READ_STORE: z.enum(['sqlite', 'memory'], { message: 'must be sqlite or memory' }).default('sqlite'),
   TEMPORAL_ADDRESS: z
     .string()
     .trim()
@@ -42,9 +45,20 @@ export const configSchema = z.object({
   SYNTHESIS_CONCURRENCY: positiveInt(2),
   AUDIO_FETCH_MAX_BYTES: positiveInt(100 * 1024 * 1024),
   AUDIO_FETCH_TIMEOUT_MS: positiveInt(30_000),
+  /** Lets outbound fetches (audio files, ...) reach loopback, private and link-local addresses: for local use and tests. */
+  FETCH_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
   RATE_LIMIT_GET: positiveInt(100),
   RATE_LIMIT_OTHER: positiveInt(25),
+  /** Requests per 60 s per client address on the public routes (player data, preview, feeds, media files). */
+  RATE_LIMIT_PUBLIC: positiveInt(1200),
+  MAX_BODY_BYTES: positiveInt(1024 * 1024),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LOG_LEVEL: z.enum(logLevels, { message: `must be one of ${logLevels.join(', ')}` }).default('info'),
   /** Lets webhooks use http:// and reach loopback, private and link-local addresses: for local use and tests. */
   WEBHOOKS_ALLOW_PRIVATE: z
     .enum(['true', 'false'], { message: 'must be true or false' })

@@ -5,12 +5,14 @@ import { deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, op
 import { createGenerationReactor } from './generation/reactor.ts';
 import { createWebhookReactor } from './webhooks/reactor.ts';
 import { createApp } from './app.ts';
+import type http from 'node:http';
+import { createHttpServer } from './http/server.ts';
+import { answerWhileStarting } from './http/starting.ts';
 import { allProjections } from '../projections/index.ts';
 import { catchUp, startProjections } from '../projections/runner.ts';
 import { bootstrapIfEmpty } from './organizations/bootstrap.ts';
-import type { RecordedEvent } from './infrastructure/eventStore/port.ts';
-
-const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
+import { createLogger, logFunction } from './logging.ts';
+import { gracefulShutdown, within, SHUTDOWN_GRACE_MS } from './http/shutdown.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -18,6 +20,9 @@ if (!loaded.ok) {
   process.exit(1);
 }
 const config = loaded.config;
+const logger = createLogger(config.LOG_LEVEL);
+const log = logFunction(logger);
+const shutdown = gracefulShutdown(log);
 
 const infrastructure = await openInfrastructure(config);
 const voices = await loadVoiceCatalogue();
@@ -34,15 +39,24 @@ const webhookReactor = createWebhookReactor({
   now: () => new Date(),
   log,
 });
+// The port is taken before the catch-up, so notifications built meanwhile name it (PORT=0 picks one); until the
+// app is ready, /health answers live and everything else 503.
+let handle: http.RequestListener = answerWhileStarting;
+const server = createHttpServer((request, response) => handle(request, response), {
+  headersMs: config.HTTP_HEADERS_TIMEOUT_MS,
+  requestMs: config.HTTP_REQUEST_TIMEOUT_MS,
+});
+await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+const address = server.address();
+listeningPort = typeof address === 'object' && address ? address.port : config.PORT;
+
 // With generation off, this process only serves the API; another process (or none, while paused) generates
-// and delivers webhooks.
-const onApplied = config.GENERATION_ENABLED
-  ? (event: RecordedEvent) => {
-      reactor.onEvent(event);
-      webhookReactor.onEvent(event);
-    }
-  : undefined;
-const runner = await startProjections(infrastructure.events, infrastructure.read, allProjections, { log, onApplied });
+// and delivers webhooks. Deliveries are requested by a checkpointed reactor, so a kill cannot lose one.
+const runner = await startProjections(infrastructure.events, infrastructure.read, allProjections, {
+  log,
+  onApplied: config.GENERATION_ENABLED ? reactor.onEvent : undefined,
+  reactors: config.GENERATION_ENABLED ? [webhookReactor.projection] : [],
+});
 await catchUp(infrastructure.events, runner);
 
 const bootstrapped = await bootstrapIfEmpty(infrastructure.events, config.BOOTSTRAP_API_KEY, new Date());
@@ -66,25 +80,26 @@ const app = await createApp({
   voices,
   mediaDir: mediaDirOf(config),
   publicBaseUrl: config.PUBLIC_BASE_URL,
-  limits: { get: config.RATE_LIMIT_GET, other: config.RATE_LIMIT_OTHER },
+  limits: {
+    get: config.RATE_LIMIT_GET,
+    other: config.RATE_LIMIT_OTHER,
+    publicPerAddress: config.RATE_LIMIT_PUBLIC,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+  },
   webhookSettings: webhookSettingsOf(config),
   now: () => new Date(),
   log,
+  logger,
+  draining: shutdown.draining,
 });
-const server = app.listen(config.PORT, config.HOST, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  listeningPort = port;
-  log(`listening on http://127.0.0.1:${port}/v1`);
-});
-server.keepAliveTimeout = 65_000;
+handle = app.callback();
+log(`listening on http://127.0.0.1:${listeningPort}/v1`);
 
-const shutdown = async () => {
-  server.close();
-  await workflows.close();
-  await runner.close();
+shutdown.install(server, async () => {
+  webhookReactor.close();
+  // Generations still running are left to the next start, which resumes every unfinished item.
+  await within(workflows.close(), SHUTDOWN_GRACE_MS);
+  // A projection held up by a store that does not answer must not keep the process from exiting.
+  await within(runner.close(), SHUTDOWN_GRACE_MS);
   await infrastructure.close();
-  process.exit(0);
-};
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
+});

@@ -3,6 +3,7 @@ import type { EventStore } from './infrastructure/eventStore/port.ts';
 import type { ReadStore } from './infrastructure/readStore/port.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { VoiceCatalogue } from './voices/catalogue.ts';
+import type { Logger } from './logging.ts';
 import { createContentHandlers } from './content/handlers.ts';
 import { createProjectHandlers } from './projects/handlers.ts';
 import { createWebhookHandlers, type WebhookSettings } from './webhooks/handlers.ts';
@@ -17,10 +18,15 @@ export interface AppDeps {
   mediaDir: string;
   /** Base of absolute media URLs; the request's own origin when unset. */
   publicBaseUrl: string | undefined;
-  limits: { get: number; other: number };
+  /** Requests per 60 s per key (`get`, `other`) and per client address on public routes; largest body in bytes. */
+  limits: { get: number; other: number; publicPerAddress: number; maxBodyBytes: number };
   webhookSettings: WebhookSettings;
   now: () => Date;
   log: (message: string) => void;
+  /** Structured logs: one line per request, with its id (src/logging.ts). */
+  logger: Logger;
+  /** True once graceful shutdown has begun (`/ready` then answers 503). */
+  draining: () => boolean;
 }
 
 export type Services = AppDeps & {

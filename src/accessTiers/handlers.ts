@@ -1,44 +1,39 @@
-// Access tier commands: claim the name, allocate an id, decide, append; and the check content makes of tier ids.
+// Access tier commands: claim the name, allocate an id, decide, append (through the project resource kit);
+// and the check content makes of tier ids.
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
-import { camelKeys } from '../shared/caseMapping.ts';
-import { allocateId, foldStream, handleCommand } from '../shared/decider.ts';
+import { projectResourceHandlers } from '../shared/crud/handlers.ts';
+import { foldStream, handleCommand } from '../shared/decider.ts';
 import { notFound, type FieldError } from '../shared/errors.ts';
-import { parseOrThrow } from '../shared/validation.ts';
 import { createAccessTierSchema, updateAccessTierSchema } from './commands.ts';
 import { accessTierDecider, nameClaimDecider } from './decider.ts';
 import { accessTierStream, nameClaimStream, type AccessTierFields } from './events.ts';
 
-export interface AccessTierHandlers {
-  create(projectId: number, body: unknown, now: Date): Promise<{ accessTierId: number; position: number }>;
-  update(projectId: number, accessTierId: number, body: unknown, now: Date): Promise<number>;
-}
-
-export function createAccessTierHandlers(store: EventStore): AccessTierHandlers {
+export function createAccessTierHandlers(store: EventStore) {
   const claim = (projectId: number, name: string, accessTierId: number) =>
     handleCommand(store, nameClaimStream(projectId, name), nameClaimDecider, { kind: 'ClaimName', projectId, name, accessTierId });
+  const release = (projectId: number, name: string, accessTierId: number) =>
+    handleCommand(store, nameClaimStream(projectId, name), nameClaimDecider, { kind: 'ReleaseName', accessTierId });
 
-  return {
-    async create(projectId, body, now) {
-      const fields = camelKeys<AccessTierFields>(parseOrThrow(createAccessTierSchema, body));
-      const accessTierId = await allocateId(store, 'access_tier');
-      await claim(projectId, fields.name, accessTierId);
-      const command = { kind: 'CreateAccessTier', accessTierId, projectId, fields, now: now.toISOString() } as const;
-      const { position } = await handleCommand(store, accessTierStream(accessTierId), accessTierDecider, command);
-      return { accessTierId, position };
+  // Tiers are never deleted (content may name them): no remove command.
+  return projectResourceHandlers(store, {
+    sequence: 'access_tier',
+    stream: accessTierStream,
+    decider: accessTierDecider,
+    schemas: { create: createAccessTierSchema, update: updateAccessTierSchema },
+    commands: {
+      create: (accessTierId, projectId, fields: AccessTierFields, now) => ({ kind: 'CreateAccessTier', accessTierId, projectId, fields, now } as const),
+      update: (projectId, changes, now) => ({ kind: 'UpdateAccessTier', projectId, changes, now } as const),
     },
-
-    async update(projectId, accessTierId, body, now) {
-      const changes = camelKeys<Partial<AccessTierFields>>(parseOrThrow(updateAccessTierSchema, body));
+    beforeCreate: async (projectId, accessTierId, fields) => void (await claim(projectId, fields.name, accessTierId)),
+    /** A new name is claimed before the rename and the old one released after it, so no other tier takes either meanwhile. */
+    async beforeUpdate(projectId, accessTierId, changes) {
       const before = foldStream(accessTierDecider, await store.readStream(accessTierStream(accessTierId)));
       if (before.status !== 'active' || before.projectId !== projectId) throw notFound();
-      const renamed = changes.name !== undefined && changes.name !== before.name;
-      if (renamed) await claim(projectId, changes.name!, accessTierId);
-      const command = { kind: 'UpdateAccessTier', projectId, changes, now: now.toISOString() } as const;
-      const { position } = await handleCommand(store, accessTierStream(accessTierId), accessTierDecider, command);
-      if (renamed) await handleCommand(store, nameClaimStream(projectId, before.name), nameClaimDecider, { kind: 'ReleaseName', accessTierId });
-      return position;
+      if (changes.name === undefined || changes.name === before.name) return;
+      await claim(projectId, changes.name, accessTierId);
+      return () => release(projectId, before.name, accessTierId);
     },
-  };
+  });
 }
 
 /** Where a body names access tiers that its project does not have (`access_tiers.N`). */

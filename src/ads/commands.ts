@@ -19,7 +19,9 @@ export const mediaContentTypes: Record<string, string> = {
   mov: 'video/quicktime',
 };
 
-export const contentTypeOf = (url: string) => mediaContentTypes[/\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? ''];
+/** The media type a URL's file extension names; undefined for other files and for text that is no URL (zod runs refinements after a failed format check too). */
+export const contentTypeOf = (url: string) =>
+  URL.canParse(url) ? mediaContentTypes[/\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? ''] : undefined;
 
 const mediaUrl = httpUrl.refine((url) => contentTypeOf(url) !== undefined, {
   message: `must be an audio or video file URL (${Object.keys(mediaContentTypes).join(', ')})`,

@@ -10,7 +10,6 @@ export type AdView = ProjectResourceDocument<AdFields>;
 export const adIndexes = projectResourceIndexes;
 
 const resource = projectResource<AdView>(ADS);
-export const findAd = resource.find;
 export const listAds = resource.list;
 
 /** The enabled ads of a project, whatever their time range (players pick the running ones). */

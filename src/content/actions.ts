@@ -8,21 +8,32 @@ import { parseOrThrow } from '../shared/validation.ts';
 import { batchDeleteSchema } from './commands.ts';
 import { findContent, listContent, type ContentItemView } from './readModel.ts';
 import { contentToWire, parseListQuery, type Detail } from './wire.ts';
+import { contentStream } from './events.ts';
+import { contentItemsProjection } from '../../projections/contentItems.ts';
+import { projectInMemory } from '../../projections/inMemory.ts';
 
 export type ContentActions = ReturnType<typeof contentActions>;
 
-export function contentActions({ read, runner, content, now, publicBaseUrl }: Services) {
+export function contentActions({ events, read, runner, content, now, publicBaseUrl }: Services) {
   const existing = async (projectId: number, ref: string): Promise<ContentItemView> => {
     const item = await findContent(read, projectId, ref);
     if (!item) throw notFound();
     return item;
   };
 
-  /** Answers from the read model once it has applied the command's events (read-your-writes). */
+  /**
+   * Answers from the read model once it has applied the command's events (read-your-writes). A write never waits
+   * longer than the runner's bound for it: past that (or when the read model cannot show the item), the answer is
+   * the item's own stream put through the same projection in memory, which is what the read model will show.
+   */
   const afterWrite = async (ctx: Context, projectId: number, contentId: string, position: number, detail: Detail) => {
-    await runner.waitFor(position);
-    return contentToWire(await existing(projectId, contentId), detail, baseUrl(ctx));
+    const caughtUp = await runner.waitFor(position);
+    const item = (caughtUp ? await findContent(read, projectId, contentId) : null) ?? (await fromOwnStream(projectId, contentId));
+    if (!item) throw notFound();
+    return contentToWire(item, detail, baseUrl(ctx));
   };
+  const fromOwnStream = async (projectId: number, contentId: string) =>
+    findContent(await projectInMemory(contentItemsProjection, await events.readStream(contentStream(contentId))), projectId, contentId);
   const baseUrl = (ctx: Context) => baseUrlOf(ctx, publicBaseUrl);
 
   return {

@@ -6,7 +6,13 @@ export const contentTypes = ['auto_segment', 'manual_segment', 'audio_upload'] a
 export type ContentType = (typeof contentTypes)[number];
 
 const optionalBoolean = z.boolean().nullable().optional();
-const nullableUrl = httpUrl.nullable().optional();
+
+/**
+ * An optional text or URL field where `""` means "no value", stored as null: publishing plugins send every field
+ * as a string (the WordPress plugin sends `image_url: ""` for a post without a featured image).
+ */
+const blankable = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? null : value), schema.nullable()).optional();
+const nullableUrl = blankable(httpUrl);
 
 const videoSettingsOfMedia = z.object({
   enabled: z.boolean().optional(),
@@ -20,8 +26,8 @@ const segment = z
   .object({
     content_type: z.enum(['text', 'audio', 'image', 'video']).default('text'),
     section: z.enum(['title', 'summary', 'body']).nullable().optional(),
-    marker: z.string().max(200).nullable().optional(),
-    text: z.string().min(1).max(100_000).nullable().optional(),
+    marker: blankable(z.string().max(200)),
+    text: blankable(z.string().min(1).max(100_000)),
     audio_url: nullableUrl,
     image_url: nullableUrl,
     video_url: nullableUrl,
@@ -40,35 +46,31 @@ const segment = z
 
 /** Fields every content type accepts. */
 const common = {
-  title: z.string().min(1).max(500).nullable().optional(),
-  summary: z.string().max(2000).nullable().optional(),
+  title: blankable(z.string().min(1).max(500)),
+  summary: blankable(z.string().max(2000)),
   title_enabled: z.boolean().optional(),
   body_enabled: z.boolean().optional(),
   summary_enabled: z.boolean().optional(),
   summary_title_enabled: z.boolean().optional(),
-  source_id: z.string().trim().min(1).max(255).nullable().optional(),
+  source_id: blankable(z.string().trim().min(1).max(255)),
   source_url: nullableUrl,
-  author: z.string().max(500).nullable().optional(),
+  author: blankable(z.string().max(500)),
   tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
   image_url: nullableUrl,
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
   published: optionalBoolean,
   video_published: optionalBoolean,
-  publish_date: z.iso
-    .datetime({ offset: true })
-    .transform((value) => new Date(value).toISOString())
-    .nullable()
-    .optional(),
+  publish_date: blankable(z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString())),
   ads_enabled: optionalBoolean,
   /** Ids of the project's access tiers that may see the item in players; empty or null: everyone. */
   access_tiers: z.array(positiveId).max(100).nullable().optional(),
   auto_segment_updates_enabled: optionalBoolean,
   ai_summary_updates_enabled: z.boolean().optional(),
-  ai_summary_prompt: z.string().max(1000).nullable().optional(),
+  ai_summary_prompt: blankable(z.string().max(1000)),
   title_voice_id: positiveId.nullable().optional(),
   summary_voice_id: positiveId.nullable().optional(),
   body_voice_id: positiveId.nullable().optional(),
-  language: languageCode.nullable().optional(),
+  language: blankable(languageCode),
   background_track: z
     .object({ enabled: z.boolean().optional(), track: z.object({ id: positiveId }).nullable().optional() })
     .nullable()
@@ -76,8 +78,8 @@ const common = {
   summarization_settings: z
     .object({
       enabled: z.boolean().optional(),
-      model: z.string().max(100).nullable().optional(),
-      prompt: z.string().max(1000).nullable().optional(),
+      model: blankable(z.string().max(100)),
+      prompt: blankable(z.string().max(1000)),
       temperature: z.number().min(0).max(2).nullable().optional(),
       limit_token_usage: z.number().int().min(1).max(3000).nullable().optional(),
       template: z.object({ id: positiveId }).nullable().optional(),

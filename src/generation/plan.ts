@@ -75,7 +75,8 @@ export function planGeneration(source: ContentSource, project: ProjectSettings, 
         body: fields.body ?? '',
         titleEnabled: fields.titleEnabled ?? true,
         bodyEnabled: fields.bodyEnabled ?? true,
-        summaryEnabled: fields.summaryEnabled ?? false,
+        // Unset, the project's summary section decides: the WordPress plugin's excerpt wrapper comes without the flag.
+        summaryEnabled: fields.summaryEnabled ?? project.summary?.enabled ?? true,
         summaryTitleEnabled: fields.summaryTitleEnabled ?? false,
       });
       return {

@@ -1,14 +1,14 @@
 // Turns a planned variant (article or summary) into audio files and timed segments.
 import path from 'node:path';
 import { startAssembly, type Assembly } from '../media/assemble.ts';
-import { fetchAudio } from '../media/fetchAudio.ts';
+import { fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
 import type { Synthesizer, WordTiming } from '../media/synthesizer.ts';
 import type { PlannedSegment } from './plan.ts';
 
 export interface RenderDeps {
   synthesizer: Synthesizer;
   sampleRate: number;
-  audioLimits: { maxBytes: number; timeoutMs: number };
+  audioLimits: AudioFetchLimits;
 }
 
 export interface RenderedVariant {

@@ -44,6 +44,9 @@ const SKIPPED = new Set([
 // A header or footer inside these belongs to the content; elsewhere it is the page's banner or footer (as in ARIA).
 const SECTIONING = new Set(['article', 'aside', 'main', 'nav', 'section']);
 const MAX_SEGMENT_LENGTH = 1000;
+// Publishers' HTML (and the WordPress plugin's excerpt wrapper) carries the original maker's attribute names.
+const MARKER_ATTRIBUTES = ['data-service-marker', 'data-beyondwords-marker'] as const;
+const SUMMARY_ATTRIBUTES = ['data-service-summary', 'data-beyondwords-summary'] as const;
 
 interface Anchor { xpath: string; marker: string | null }
 interface Run { text: string; anchor: Anchor | null }
@@ -61,7 +64,7 @@ export function prepareArticle(
   const context = dom.createElement('div', html.NS.HTML, []);
   const roots = located(parseFragment(context, input.body, {}), '');
   const first = roots.find(({ node }) => dom.isElementNode(node) || (dom.isTextNode(node) && node.value.trim() !== ''));
-  const summaryDiv = first !== undefined && attribute(first.node, 'data-service-summary') === 'true' ? first : null;
+  const summaryDiv = first !== undefined && aliased(first.node, SUMMARY_ATTRIBUTES) === 'true' ? first : null;
   const bodyRoots = roots.filter((root) => root !== summaryDiv);
 
   const title = fromPlainText(input.title, 'title', rewrite);
@@ -183,7 +186,16 @@ function skipped(element: Element, sectioned: boolean): boolean {
 }
 
 function markerOf(element: Element): string | null {
-  return attribute(element, 'data-service-marker')?.trim() || null;
+  return aliased(element, MARKER_ATTRIBUTES)?.trim() || null;
+}
+
+/** The first non-blank value among the names, ours first, then the original maker's. */
+function aliased(node: Node, names: readonly string[]): string | null {
+  for (const name of names) {
+    const value = attribute(node, name);
+    if (value !== null && value.trim() !== '') return value;
+  }
+  return null;
 }
 
 function attribute(node: Node, name: string): string | null {

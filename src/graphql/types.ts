@@ -1,4 +1,4 @@
-// GraphQL object and input types; field names are the spec's wire names, so answers are the REST shapes.
+// GraphQL object and input types; field names are the spec's wire names (the zod schemas in src/*/wire.ts), so answers are the REST shapes.
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 
@@ -8,7 +8,8 @@ export class MediaFileType {
   @Field(() => String) content_type!: string;
   @Field(() => String) url!: string;
   @Field(() => Int) duration!: number;
-  @Field(() => String, { nullable: true }) variant?: string;
+  @Field(() => String) variant!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Video files only: {name, width, height}' }) video_size?: object;
 }
 
 @ObjectType('ContentItem')
@@ -21,6 +22,7 @@ export class ContentItemType {
   @Field(() => String, { nullable: true }) title!: string | null;
   @Field(() => String, { nullable: true }) summary!: string | null;
   @Field(() => String, { nullable: true }) body!: string | null;
+  @Field(() => String, { nullable: true }) audio_url!: string | null;
   @Field(() => Boolean) title_enabled!: boolean;
   @Field(() => Boolean) body_enabled!: boolean;
   @Field(() => Boolean) summary_enabled!: boolean;
@@ -29,6 +31,7 @@ export class ContentItemType {
   @Field(() => String, { nullable: true }) source_url!: string | null;
   @Field(() => String, { nullable: true }) author!: string | null;
   @Field(() => [String]) tags!: string[];
+  @Field(() => [Int]) access_tiers!: number[];
   @Field(() => String, { nullable: true }) image_url!: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata!: object | null;
   @Field(() => Boolean) published!: boolean;
@@ -45,8 +48,11 @@ export class ContentItemType {
   @Field(() => GraphQLJSONObject, { nullable: true }) background_track!: object | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) feature_image!: object | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) feature_video!: object | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) summarization_settings!: object | null;
+  @Field(() => GraphQLJSONObject) summarization_settings!: object;
   @Field(() => GraphQLJSONObject, { nullable: true }) video_settings!: object | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) preprocessing_settings!: object | null;
+  @Field(() => [GraphQLJSONObject]) audio_with_intro_outro!: object[];
+  @Field(() => GraphQLJSONObject) summarization!: object;
   @Field(() => [MediaFileType]) audio!: MediaFileType[];
   @Field(() => [MediaFileType]) video!: MediaFileType[];
   @Field(() => [GraphQLJSONObject], { nullable: true }) segments!: object[] | null;

@@ -1,6 +1,7 @@
 // Maps every failure to the error shape {code, message[, errors]}; client mistakes never become a 500.
 import type { Context, Next } from 'koa';
 import { AppError, httpStatusOf } from '../shared/errors.ts';
+import { isStorageFull } from '../shared/storageFull.ts';
 
 const reasons: Record<number, string> = {
   400: 'Bad Request',
@@ -8,11 +9,14 @@ const reasons: Record<number, string> = {
   405: 'Method Not Allowed',
   413: 'Request body too large',
   415: 'Unsupported Media Type',
+  507: 'Insufficient Storage',
 };
 
+/** The request id (src/http/requestId.ts) lets a caller's report be matched with the service's log lines. */
 export const sendError = (ctx: Context, status: number, message: string, errors?: unknown[]) => {
   ctx.status = status;
-  ctx.body = errors ? { code: status, message, errors } : { code: status, message };
+  const requestId = ctx.state.requestId as string | undefined;
+  ctx.body = { code: status, message, ...(errors ? { errors } : {}), ...(requestId ? { request_id: requestId } : {}) };
 };
 
 export function errorHandler(log: (message: string) => void) {
@@ -23,6 +27,16 @@ export function errorHandler(log: (message: string) => void) {
     } catch (error) {
       if (error instanceof AppError) {
         sendError(ctx, httpStatusOf[error.kind], error.message, error.kind === 'Invalid' ? error.errors : undefined);
+        return;
+      }
+      if (isStorageFull(error)) {
+        // Nothing was written (the store's transaction rolled back): the client may retry once there is room.
+        log(`disk full on ${ctx.method} ${ctx.path}: ${error instanceof Error ? error.message : String(error)}`);
+        sendError(ctx, 507, reasons[507]!);
+        return;
+      }
+      if (error instanceof URIError) {
+        sendError(ctx, 400, 'Malformed percent-encoding');
         return;
       }
       const status = clientStatusOf(error);

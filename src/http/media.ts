@@ -19,10 +19,10 @@ export function mediaFiles(mediaDir: string) {
   return async function serveMedia(ctx: Context, next: Next) {
     if (!ctx.path.startsWith('/media/')) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return sendError(ctx, 405, 'Method Not Allowed');
-    const file = path.resolve(root, decodeURIComponent(ctx.path.slice('/media/'.length)));
-    const type = contentTypes[path.extname(file)];
-    const info = file.startsWith(`${root}${path.sep}`) && type ? await stat(file).catch(() => null) : null;
-    if (!info?.isFile()) return sendError(ctx, 404, 'Not Found');
+    const file = fileOf(root, ctx.path.slice('/media/'.length));
+    const type = file ? contentTypes[path.extname(file)] : undefined;
+    const info = file && type ? await stat(file).catch(() => null) : null;
+    if (!file || !info?.isFile()) return sendError(ctx, 404, 'Not Found');
     ctx.set('Accept-Ranges', 'bytes');
     // A file's path names its generation, so its bytes never change.
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
@@ -39,6 +39,19 @@ export function mediaFiles(mediaDir: string) {
     if (ctx.method === 'GET') ctx.body = createReadStream(file, { start, end });
     ctx.length = end - start + 1;
   };
+}
+
+/** The file a URL path names inside the media folder; null for anything that does not decode or points outside it. */
+function fileOf(root: string, encoded: string): string | null {
+  let name: string;
+  try {
+    name = decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+  if (name.includes('\u0000')) return null;
+  const file = path.resolve(root, name);
+  return file.startsWith(`${root}${path.sep}`) ? file : null;
 }
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; anything else is served whole. */

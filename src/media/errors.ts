@@ -20,6 +20,8 @@ export type MediaFailure =
   | 'bad-url'
   | 'http-status' // the server answered with a non-2xx status (see `status`)
   | 'network'
+  | 'refused' // the outbound address rule refused the host, a DNS answer or a redirect target
+  | 'redirects' // too many redirects, or one to a URL that cannot be followed
   | 'too-large'
   | 'timeout'
   | 'undecodable' // ffmpeg found no audio it could decode

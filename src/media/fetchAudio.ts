@@ -1,19 +1,24 @@
-// Downloads audio over http(s) within a size and a time limit and decodes it to 16-bit mono WAV.
+// Downloads audio through the guarded fetcher within a size and a time limit and decodes it to 16-bit mono WAV.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream } from 'node:stream/web';
+import { FetchError, guardedFetch } from '../infrastructure/fetch/fetcher.ts';
 import { MediaError } from './errors.ts';
 import { runTool, tail } from './tool.ts';
 import { parseWav } from './wav.ts';
 
-export interface FetchAudioOptions {
+/** How pre-recorded audio may be fetched: AUDIO_FETCH_MAX_BYTES, AUDIO_FETCH_TIMEOUT_MS and FETCH_ALLOW_PRIVATE. */
+export interface AudioFetchLimits {
   maxBytes: number;
   /** For the download and the decoding together. */
   timeoutMs: number;
+  /** Loopback and private addresses may be fetched (local use and tests). */
+  allowPrivate: boolean;
+}
+
+export interface FetchAudioOptions extends AudioFetchLimits {
   sampleRate: number;
 }
 
@@ -24,57 +29,40 @@ export interface FetchedAudio {
   durationMs: number;
 }
 
-export async function fetchAudio(url: string, wavPath: string, { maxBytes, timeoutMs, sampleRate }: FetchAudioOptions): Promise<FetchedAudio> {
-  const source = httpUrl(url);
-  const deadline = Date.now() + timeoutMs;
+export async function fetchAudio(url: string, wavPath: string, options: FetchAudioOptions): Promise<FetchedAudio> {
+  const deadline = Date.now() + options.timeoutMs;
   const dir = await mkdtemp(join(tmpdir(), 'fetch-audio-'));
   try {
     const downloaded = join(dir, 'download');
-    await download(source, downloaded, maxBytes, timeoutMs);
-    await decode(downloaded, wavPath, sampleRate, deadline - Date.now(), url);
+    await download(url, downloaded, options);
+    await decode(downloaded, wavPath, options.sampleRate, deadline - Date.now(), url);
     const samples = parseWav(await readFile(wavPath), url).data.length / 2;
-    return { wavPath, sampleRate, samples, durationMs: (samples * 1000) / sampleRate };
+    return { wavPath, sampleRate: options.sampleRate, samples, durationMs: (samples * 1000) / options.sampleRate };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function httpUrl(url: string): URL {
-  const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') throw new MediaError('bad-url', `not an http(s) URL: ${url}`);
-  return parsed;
-}
-
-async function download(url: URL, path: string, maxBytes: number, timeoutMs: number): Promise<void> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const tooLarge = () => new MediaError('too-large', `${url} is larger than ${maxBytes} bytes`);
+async function download(url: string, path: string, { maxBytes, timeoutMs, allowPrivate }: AudioFetchLimits): Promise<void> {
   try {
-    const response = await fetch(url, { signal: controller.signal });
-    if (!response.ok) throw new MediaError('http-status', `${url} answered HTTP ${response.status}`, response.status);
-    if (Number(response.headers.get('content-length')) > maxBytes) throw tooLarge();
-    if (!response.body) throw new MediaError('undecodable', `${url} answered HTTP ${response.status} without a body`);
-    let received = 0;
-    // Counts what actually arrives: a missing or false Content-Length must not lift the limit.
-    const limit = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        received += chunk.length;
-        done(received > maxBytes ? tooLarge() : null, chunk);
-      },
-    });
-    await pipeline(Readable.fromWeb(response.body as ReadableStream), limit, createWriteStream(path));
+    const response = await guardedFetch(url, { maxBytes, timeoutMs, allowPrivate });
+    if (response.status < 200 || response.status > 299) {
+      response.body.destroy();
+      throw new MediaError('http-status', `${url} answered HTTP ${response.status}`, response.status);
+    }
+    await pipeline(response.body, createWriteStream(path));
   } catch (error) {
-    if (timedOut) throw new MediaError('timeout', `${url} did not arrive within ${timeoutMs} ms`);
-    if (error instanceof MediaError) throw error;
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    throw new MediaError('network', `cannot download ${url}: ${cause}`);
-  } finally {
-    clearTimeout(timer);
-    controller.abort(); // releases the connection when the body was left unread
+    if (!(error instanceof FetchError)) throw error;
+    switch (error.reason) {
+      case 'bad-url':
+        throw new MediaError('bad-url', error.message);
+      case 'too-large':
+        throw new MediaError('too-large', `${url} is larger than ${maxBytes} bytes`);
+      case 'timeout':
+        throw new MediaError('timeout', `${url} did not arrive within ${timeoutMs} ms`);
+      default:
+        throw new MediaError(error.reason, `cannot download ${url}: ${error.message}`);
+    }
   }
 }
 

@@ -66,20 +66,21 @@ export const PREVIEW_SCRIPT = `
     button.className = 'segment';
     const words = [];
     const text = String(segment.text || '');
+    const start = typeof segment.start_time === 'number' ? segment.start_time : null;
     let cursor = 0;
     for (const word of segment.words || []) {
       const at = text.indexOf(word.text, cursor);
-      if (at < 0 || typeof word.start_time !== 'number') continue;
+      if (at < 0 || typeof word.start_time !== 'number' || start === null) continue;
       button.append(text.slice(cursor, at));
       const span = document.createElement('span');
       span.className = 'word';
       span.textContent = word.text;
       button.append(span);
-      words.push({ start: word.start_time, end: word.start_time + (word.duration || 0), span });
+      // Word times count from their segment's start, as the web player reads them.
+      words.push({ start: start + word.start_time, end: start + word.start_time + (word.duration || 0), span });
       cursor = at + word.text.length;
     }
     button.append(text.slice(cursor));
-    const start = typeof segment.start_time === 'number' ? segment.start_time : null;
     if (start === null) button.disabled = true;
     else button.addEventListener('click', () => { audio.currentTime = start / 1000; follow(); });
     return { button, start, words };

@@ -22,7 +22,7 @@ export const lookupRoutes: Record<string, IdentifierKind> = {
 
 const MAX_IDENTIFIERS = 100;
 
-const querySchema = z.object({
+export const querySchema = z.object({
   preview_token: z.string().max(200).optional(),
   words: queryBoolean.default(false),
   summary: queryBoolean.default(false),

@@ -16,7 +16,9 @@ export const queryInt = (min: number, max: number) =>
     .string()
     .refine((value) => /^\d{1,12}$/.test(value), 'must be a whole number')
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min).max(max))
+    // The refinement is invisible to JSON Schema: the OpenAPI document states it as a pattern.
+    .meta({ pattern: '^\\d{1,12}$', description: `A whole number from ${min} to ${max}` });
 
 const ISO_DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 

@@ -7,10 +7,9 @@ import { rawQuery } from '../http/query.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { languageCode } from '../shared/wireSchemas.ts';
 import type { Voice } from './catalogue.ts';
+import { voiceToWire } from './wire.ts';
 
-const voiceQuery = z.object({ 'filter[language.code]': languageCode.optional() });
-
-const voiceToWire = ({ id, name, language }: Voice) => ({ id, name, language });
+export const voiceQuery = z.object({ 'filter[language.code]': languageCode.optional() });
 
 /** A language code matches its own voices; a bare language (`en`) matches every region of it. */
 const speaks = (voice: Voice, code: string) => voice.language.code === code || (!code.includes('_') && voice.language.code.split('_')[0] === code);

@@ -5,7 +5,7 @@ import { reachableProject } from '../http/auth.ts';
 import { notFound } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { findWebhook, listDeliveries, listWebhooks, type WebhookView } from './readModel.ts';
-import { deliveryToWire, pageQuery, webhookToWire } from './wire.ts';
+import { deliveryToWire, pageQuery, webhookTestToWire, webhookToWire } from './wire.ts';
 
 export type WebhookActions = ReturnType<typeof webhookActions>;
 
@@ -67,7 +67,7 @@ export function webhookActions({ read, runner, webhooks, now }: Services) {
       const webhook = await existing(project.id, ref);
       const result = await webhooks.test(project.id, webhook.id, now());
       await runner.waitFor(result.position);
-      return { delivered: result.outcome === 'delivered', status: result.status, error: result.error, delivery_id: result.deliveryId };
+      return webhookTestToWire(result);
     },
 
     async deliveries(ctx: Context, projectRef: string | undefined, ref: string, query: Record<string, unknown>) {

@@ -1,22 +1,26 @@
-// Starts one delivery per enabled webhook of the project for each content event that notifies,
-// and resumes unfinished deliveries at start.
+// Requests one delivery per enabled webhook of the project for each content event that notifies, as a checkpointed
+// reactor of the projection runner (recorded before the runner passes the event), and resumes unfinished deliveries.
 import { createHash } from 'node:crypto';
 import type { EventStore, RecordedEvent } from '../infrastructure/eventStore/port.ts';
 import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import type { WorkflowRunner } from '../infrastructure/workflows/port.ts';
+import type { Projection } from '../../projections/projection.ts';
+import { CONTENT_ITEMS } from '../content/readModel.ts';
 import { contentSourceOf } from '../generation/source.ts';
 import { handleCommand } from '../shared/decider.ts';
 import { deliveryDecider } from './decider.ts';
 import type { DeliveryRetryPolicy } from './delivery.ts';
 import { deliveryStream } from './events.ts';
 import { contentNotification, notificationKindOf, type ContentNotificationKind } from './payload.ts';
-import { enabledWebhooksOf, unfinishedDeliveries } from './readModel.ts';
+import { WEBHOOKS, unfinishedDeliveries, type WebhookView } from './readModel.ts';
 
 export interface WebhookReactor {
-  /** Called for every event the projections applied; ignored until `resume` has run. */
-  onEvent(event: RecordedEvent): void;
-  /** Starts every delivery the read model shows as unfinished, then follows new events. */
+  /** Give it to the projection runner as a reactor: it runs after the read models have applied each event. */
+  projection: Projection;
+  /** Starts every delivery the read model shows as unfinished. */
   resume(): Promise<void>;
+  /** Stops retrying workflow starts that failed. */
+  close(): void;
 }
 
 export interface WebhookReactorDeps {
@@ -34,37 +38,64 @@ export interface WebhookReactorDeps {
 export const deliveryIdOf = (eventId: string, webhookId: number) =>
   `msg_${createHash('sha256').update(`${eventId}:${webhookId}`).digest('hex').slice(0, 24)}`;
 
+const LONGEST_START_PAUSE_MS = 60_000;
+
 export function createWebhookReactor(deps: WebhookReactorDeps): WebhookReactor {
-  let live = false;
-  const start = (webhookId: number, deliveryId: string, requested: string) => deps.runner.startDelivery({ webhookId, deliveryId, requested, retry: deps.retry });
+  let closed = false;
+
+  /**
+   * The request is already durable: a workflow server that is away is retried in the background rather than
+   * holding the runner (and every read-your-writes) back; a restart resumes it too.
+   */
+  const start = (webhookId: number, deliveryId: string, requested: string, pause = 1_000): void => {
+    deps.runner.startDelivery({ webhookId, deliveryId, requested, retry: deps.retry }).catch((error: unknown) => {
+      deps.log(`could not start delivery ${deliveryId}, retrying in ${pause} ms: ${String(error)}`);
+      if (!closed) setTimeout(() => closed || start(webhookId, deliveryId, requested, Math.min(pause * 2, LONGEST_START_PAUSE_MS)), pause).unref();
+    });
+  };
+
+  /** The item's project among those that have enabled webhooks, from the read model when it still holds the item. */
+  const projectOf = async (candidates: number[], contentId: string, history: () => Promise<RecordedEvent[]>) => {
+    for (const projectId of candidates) {
+      if ((await deps.read.collection(CONTENT_ITEMS).count({ _id: contentId, projectId })) > 0) return projectId;
+    }
+    return contentSourceOf(await history()).projectId;
+  };
 
   const notify = async (recorded: RecordedEvent, kind: ContentNotificationKind) => {
+    const enabled = await deps.read.collection<WebhookView>(WEBHOOKS).find({ enabled: true }, { sort: { id: 1 } });
+    if (enabled.length === 0) return;
     const contentId = recorded.stream.slice('content-'.length);
+    let events: RecordedEvent[] | undefined;
     // The item as of this event, even when later events (or its deletion) have already been applied.
-    const history = (await deps.events.readStream(recorded.stream)).filter((event) => event.revision <= recorded.revision);
-    const { projectId } = contentSourceOf(history);
-    const webhooks = await enabledWebhooksOf(deps.read, projectId);
-    if (webhooks.length === 0) return;
-    const body = contentNotification(kind, contentId, history, deps.baseUrl(), recorded.created);
-    for (const webhook of webhooks) {
+    const history = async () => (events ??= (await deps.events.readStream(recorded.stream)).filter((event) => event.revision <= recorded.revision));
+    const projectId = await projectOf([...new Set(enabled.map((webhook) => webhook.projectId))], contentId, history);
+    for (const webhook of enabled.filter((candidate) => candidate.projectId === projectId)) {
       const deliveryId = deliveryIdOf(recorded.id, webhook.id);
+      // Requested before (a replay, or a restart before the checkpoint moved): `resume` starts it if unfinished.
+      if ((await deps.events.streamRevision(deliveryStream(deliveryId))) >= 0) continue;
+      const body = contentNotification(kind, contentId, await history(), deps.baseUrl(), recorded.created);
       const command = { kind: 'RequestDelivery', deliveryId, webhookId: webhook.id, projectId, notification: kind, contentId, body, now: deps.now().toISOString() } as const;
       const { state } = await handleCommand(deps.events, deliveryStream(deliveryId), deliveryDecider, command);
-      if (state.status === 'pending') await start(webhook.id, deliveryId, state.requested);
+      if (state.status === 'pending') start(webhook.id, deliveryId, state.requested);
     }
   };
 
   return {
-    onEvent(recorded) {
-      if (!live || !recorded.stream.startsWith('content-')) return;
-      const kind = notificationKindOf(recorded.type);
-      if (kind) notify(recorded, kind).catch((error: unknown) => deps.log(`could not start ${kind} deliveries for ${recorded.stream}: ${String(error)}`));
+    projection: {
+      name: 'webhookNotifications',
+      streamPrefix: 'content-',
+      collections: {},
+      async apply(recorded) {
+        const kind = notificationKindOf(recorded.type);
+        if (kind) await notify(recorded, kind);
+      },
     },
     async resume() {
-      live = true;
-      for (const delivery of await unfinishedDeliveries(deps.read)) {
-        await start(delivery.webhookId, delivery._id, delivery.created).catch((error: unknown) => deps.log(`could not resume delivery ${delivery._id}: ${String(error)}`));
-      }
+      for (const delivery of await unfinishedDeliveries(deps.read)) start(delivery.webhookId, delivery._id, delivery.created);
+    },
+    close() {
+      closed = true;
     },
   };
 }

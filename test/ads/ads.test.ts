@@ -27,7 +27,7 @@ describe('ad resources', () => {
       title: 'Spring sale',
       click_through_url: null,
       media_url: AUDIO,
-      media: [{ content_type: 'audio/mpeg', url: AUDIO }],
+      media: [{ id: created.id, content_type: 'audio/mpeg', url: AUDIO, duration: null }],
       image_url: null,
       theme: null,
       dark_theme: null,

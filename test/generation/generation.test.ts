@@ -66,14 +66,14 @@ describe('a 2,000-word article', () => {
     }
   });
 
-  it('gives words measured times inside their segment', () => {
+  it('gives words measured times inside their segment, counted from its start', () => {
     for (const segment of item.segments.filter((s: any) => s.content_type === 'text')) {
       expect(segment.words.length).toBeGreaterThan(0);
       let previous = -1;
       for (const word of segment.words) {
         expect(word.start_time).toBeGreaterThan(previous);
-        expect(word.start_time).toBeGreaterThanOrEqual(segment.start_time);
-        expect(word.start_time + word.duration).toBeLessThanOrEqual(segment.start_time + segment.duration + 1);
+        expect(word.start_time).toBeGreaterThanOrEqual(0);
+        expect(word.start_time + word.duration).toBeLessThanOrEqual(segment.duration);
         previous = word.start_time;
       }
     }

@@ -169,8 +169,31 @@ describe('xpath and marker', () => {
     ['<div data-service-marker="outer"><p data-service-marker="  ">x</p></div>', 'outer'],
     ['<p>x <span data-service-marker="inline">y</span></p>', null],
     ['<figure data-service-marker="photo"><img data-service-image="true" src="x.jpg"></figure>', 'photo'],
+    ['<p data-beyondwords-marker="theirs">x</p>', 'theirs'],
+    ['<div data-beyondwords-marker="outer"><p>x</p></div>', 'outer'],
+    ['<p data-service-marker="ours" data-beyondwords-marker="theirs">x</p>', 'ours'],
+    ['<p data-service-marker="" data-beyondwords-marker="theirs">x</p>', 'theirs'],
+    ['<div data-service-marker="outer"><p data-beyondwords-marker="inner">x</p></div>', 'inner'],
   ])('gives %s the marker %o', (body, marker) => {
     expect(bodySegments(body)[0]?.marker).toBe(marker);
+  });
+});
+
+describe("the original maker's attribute names", () => {
+  it('read the WordPress plugin\'s excerpt wrapper as the summary, its entities decoded', () => {
+    const body = '<div data-beyondwords-summary="true"><p>The library&#039;s reading room opens again.</p></div><p>Body.</p>';
+    expect(rows(prepareArticle(input({ title: 'Title', body })).segments)).toEqual([
+      ['title', 'text', 'Title', null, null],
+      ['summary', 'text', 'The library\'s reading room opens again.', null, '/div[1]/p[1]'],
+      ['body', 'text', 'Body.', null, '/p[1]'],
+    ]);
+  });
+
+  it.each([
+    ['<div data-beyondwords-summary="false"><p>Not a summary.</p></div>', ['body']],
+    ['<p>First.</p><div data-beyondwords-summary="true"><p>Too late.</p></div>', ['body', 'body']],
+  ])('read %s as body', (body, sections) => {
+    expect(bodySegments(body).map((segment) => segment.section)).toEqual(sections);
   });
 });
 

@@ -43,10 +43,10 @@ describe('GraphQL admin API', () => {
 
   it('reports validation failures with the REST locations', async () => {
     await gql(`mutation { createContent(project_id: 1, input: { body: "<p>a</p>", source_id: "gql-dup" }) { id } }`);
-    const duplicate = await gql(`mutation { createContent(project_id: 1, input: { body: "<p>a</p>", source_id: "gql-dup", title: "" }) { id } }`);
+    const duplicate = await gql(`mutation { createContent(project_id: 1, input: { body: "<p>a</p>", source_id: "gql-dup", title: "${'t'.repeat(501)}" }) { id } }`);
     expect(duplicate.body.errors[0]).toMatchObject({
       message: 'Invalid request body',
-      extensions: { code: 'INVALID', status: 422, errors: [{ location: 'title', message: 'must have at least 1 characters' }] },
+      extensions: { code: 'INVALID', status: 422, errors: [{ location: 'title', message: 'must have at most 500 characters' }] },
     });
     const filter = await gql(`{ contents(project_id: 1, filter: { statuses: ["done"] }) { id } }`);
     expect(filter.body.errors[0].extensions.errors).toEqual([

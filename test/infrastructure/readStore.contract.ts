@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateKeyError, type Document, type ReadStore } from '../../src/infrastructure/readStore/port.ts';
+import { serviceQueryPlans } from './readStoreIndexes.contract.ts';
 
 interface Item extends Document {
   projectId: number;
@@ -73,7 +74,93 @@ const idsOf = (documents: Document[]) => documents.map((document) => document._i
 /** How callers turn user input into a literal `$regex`. */
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function readStoreContract(name: string, open: () => Promise<ReadStore>) {
+type Case = [filter: Record<string, unknown>, ids: string[]];
+const search = (text: string, options = 'i') => ({ title: { $regex: escapeRegex(text), $options: options } });
+
+/** Filters and the ids (sorted) they select among `items`, by what they show. */
+const filterCases: Record<string, Case[]> = {
+  'equality on several fields': [
+    [{ projectId: 1, published: true }, ['a1', 'a3']],
+    [{ projectId: 2, author: 'Bo' }, ['a4']],
+  ],
+  $in: [
+    [{ author: { $in: ['Ana', 'Bo'] } }, ['a1', 'a4']],
+    [{ _id: { $in: ['a5', 'a2', 'zz'] } }, ['a2', 'a5']],
+  ],
+  '$gte and $lte on ISO date strings': [
+    [{ created: { $gte: '2024-03-01T00:00:00.000Z', $lte: '2024-03-02T23:59:59.999Z' } }, ['a1', 'a2', 'a3']],
+    [{ created: { $lte: '2024-02-29T23:59:59.999Z' } }, ['a4']],
+  ],
+  '$regex with $options i finds substrings, regex characters escaped by the caller': [
+    [search('BUDGET'), ['a1', 'a4']],
+    [search('(really) changed?'), ['a1']],
+    [search('c++'), ['a2']],
+    [search('s, r'), ['a4']],
+    [search('.*'), []],
+    [search('élections'), ['a3']],
+    [search('ud'), ['a1', 'a4']],
+  ],
+  '$regex without options is case-sensitive; ^ anchors it at the start': [
+    [search('budget', ''), ['a4']],
+    [{ title: { $regex: '^Budget' } }, ['a1']],
+    [{ title: { $regex: '^budget', $options: 'i' } }, ['a1', 'a4']],
+    [{ title: { $regex: 'ranked$' } }, ['a4']],
+    [{ title: { $regex: 'vote|reopens' } }, ['a1', 'a5']],
+  ],
+  'nested field paths': [
+    [{ 'meta.source.kind': 'rss' }, ['a1', 'a3']],
+    [{ 'meta.words': { $gte: 1000 } }, ['a2', 'a4']],
+    [{ meta: { source: { kind: 'manual' }, words: 300 } }, ['a5']],
+  ],
+  'booleans: false is not missing, $ne includes missing': [
+    [{ published: true }, ['a1', 'a3', 'a4']],
+    [{ published: false }, ['a2']],
+    [{ published: { $ne: true } }, ['a2', 'a5']],
+  ],
+  'null matches both null and missing fields': [
+    [{ author: null }, ['a2', 'a3']],
+    [{ author: { $ne: null } }, ['a1', 'a4', 'a5']],
+    [{ author: { $exists: false } }, ['a3']],
+    [{ duration: { $in: [null, 7] } }, ['a2', 'a3', 'a5']],
+  ],
+  'a value matches an array that contains it': [
+    [{ tags: 'economy' }, ['a1', 'a4']],
+    [{ tags: { $in: ['tech', 'travel'] } }, ['a2', 'a4']],
+    [{ tags: ['tech'] }, ['a2']],
+    [{ tags: { $ne: 'economy' } }, ['a2', 'a3', 'a5']],
+  ],
+  'range operators compare only values of the same type': [
+    [{ duration: { $gte: 7 } }, ['a1', 'a3', 'a4']],
+    [{ author: { $gt: 'B' } }, ['a4', 'a5']],
+    [{ author: { $lte: 'Bo' } }, ['a1', 'a4']],
+  ],
+};
+
+/** Orders and the ids they give over `items`. */
+const sortCases: [sort: Record<string, 1 | -1>, ids: string[]][] = [
+  [{ title: 1 }, ['a1', 'a2', 'a5', 'a4', 'a3']],
+  [{ title: -1 }, ['a3', 'a4', 'a5', 'a2', 'a1']],
+  [{ created: -1 }, ['a5', 'a3', 'a2', 'a1', 'a4']],
+  [{ 'meta.words': 1, _id: 1 }, ['a3', 'a5', 'a1', 'a2', 'a4']],
+  [{ 'meta.words': -1, _id: -1 }, ['a4', 'a2', 'a1', 'a5', 'a3']],
+  [{ duration: 1, _id: 1 }, ['a2', 'a5', 'a3', 'a1', 'a4']],
+  [{ duration: -1, _id: 1 }, ['a4', 'a1', 'a3', 'a2', 'a5']],
+  [{ author: 1, _id: -1 }, ['a3', 'a2', 'a1', 'a4', 'a5']],
+  [{ projectId: 1, created: -1 }, ['a3', 'a2', 'a1', 'a5', 'a4']],
+  [{ projectId: -1, title: 1 }, ['a5', 'a4', 'a1', 'a2', 'a3']],
+  [{ published: 1, _id: 1 }, ['a5', 'a2', 'a1', 'a3', 'a4']],
+];
+
+export interface ContractOptions {
+  /** The store has `transaction`: its writes commit together or not at all. */
+  transactions?: boolean;
+  /** The store's collections have `explain`: the service's queries must show they use indexes. */
+  plans?: boolean;
+  /** The store keeps a search index over content titles and bodies (see `searchedFields` in src/composition.ts). */
+  searchIndex?: boolean;
+}
+
+export function readStoreContract(name: string, open: () => Promise<ReadStore>, options: ContractOptions = {}) {
   describe(`ReadStore contract: ${name}`, () => {
     let store: ReadStore;
     beforeAll(async () => {
@@ -146,88 +233,21 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>) 
     });
 
     describe('filters', () => {
-      const matching = async (filter: Record<string, unknown>) =>
-        idsOf(await (await seeded()).find(filter, { sort: { _id: 1 } }));
-
-      it('equality on several fields', async () => {
-        expect(await matching({ projectId: 1, published: true })).toEqual(['a1', 'a3']);
-        expect(await matching({ projectId: 2, author: 'Bo' })).toEqual(['a4']);
-      });
-
-      it('$in', async () => {
-        expect(await matching({ author: { $in: ['Ana', 'Bo'] } })).toEqual(['a1', 'a4']);
-        expect(await matching({ _id: { $in: ['a5', 'a2', 'zz'] } })).toEqual(['a2', 'a5']);
-      });
-
-      it('$gte and $lte on ISO date strings', async () => {
-        const march1to2 = { $gte: '2024-03-01T00:00:00.000Z', $lte: '2024-03-02T23:59:59.999Z' };
-        expect(await matching({ created: march1to2 })).toEqual(['a1', 'a2', 'a3']);
-        expect(await matching({ created: { $lte: '2024-02-29T23:59:59.999Z' } })).toEqual(['a4']);
-      });
-
-      it('$regex with $options i finds substrings, regex characters escaped by the caller', async () => {
-        const search = (text: string) => matching({ title: { $regex: escapeRegex(text), $options: 'i' } });
-        expect(await search('BUDGET')).toEqual(['a1', 'a4']);
-        expect(await search('(really) changed?')).toEqual(['a1']);
-        expect(await search('c++')).toEqual(['a2']);
-        expect(await search('s, r')).toEqual(['a4']);
-        expect(await search('.*')).toEqual([]);
-      });
-
-      it('nested field paths', async () => {
-        expect(await matching({ 'meta.source.kind': 'rss' })).toEqual(['a1', 'a3']);
-        expect(await matching({ 'meta.words': { $gte: 1000 } })).toEqual(['a2', 'a4']);
-        expect(await matching({ meta: { source: { kind: 'manual' }, words: 300 } })).toEqual(['a5']);
-      });
-
-      it('booleans: false is not missing, $ne includes missing', async () => {
-        expect(await matching({ published: true })).toEqual(['a1', 'a3', 'a4']);
-        expect(await matching({ published: false })).toEqual(['a2']);
-        expect(await matching({ published: { $ne: true } })).toEqual(['a2', 'a5']);
-      });
-
-      it('null matches both null and missing fields', async () => {
-        expect(await matching({ author: null })).toEqual(['a2', 'a3']);
-        expect(await matching({ author: { $ne: null } })).toEqual(['a1', 'a4', 'a5']);
-        expect(await matching({ author: { $exists: false } })).toEqual(['a3']);
-        expect(await matching({ duration: { $in: [null, 7] } })).toEqual(['a2', 'a3', 'a5']);
-      });
-
-      it('a value matches an array that contains it', async () => {
-        expect(await matching({ tags: 'economy' })).toEqual(['a1', 'a4']);
-        expect(await matching({ tags: { $in: ['tech', 'travel'] } })).toEqual(['a2', 'a4']);
-        expect(await matching({ tags: ['tech'] })).toEqual(['a2']);
-      });
-
-      it('range operators compare only values of the same type', async () => {
-        expect(await matching({ duration: { $gte: 7 } })).toEqual(['a1', 'a3', 'a4']);
-        expect(await matching({ author: { $gt: 'B' } })).toEqual(['a4', 'a5']);
-      });
+      for (const [name, cases] of Object.entries(filterCases)) {
+        it(name, async () => {
+          const collection = await seeded();
+          for (const [filter, expected] of cases) {
+            expect(idsOf(await collection.find(filter, { sort: { _id: 1 } })), JSON.stringify(filter)).toEqual(expected);
+            expect(await collection.count(filter), JSON.stringify(filter)).toBe(expected.length);
+          }
+        });
+      }
     });
 
     describe('sort, skip and limit', () => {
-      const sorted = async (sort: Record<string, 1 | -1>) => idsOf(await (await seeded()).find({}, { sort }));
-
-      it('sorts strings by code point, ascending and descending', async () => {
-        expect(await sorted({ title: 1 })).toEqual(['a1', 'a2', 'a5', 'a4', 'a3']);
-        expect(await sorted({ title: -1 })).toEqual(['a3', 'a4', 'a5', 'a2', 'a1']);
-        expect(await sorted({ created: -1 })).toEqual(['a5', 'a3', 'a2', 'a1', 'a4']);
-      });
-
-      it('sorts numbers numerically, on nested paths too', async () => {
-        expect(await sorted({ 'meta.words': 1, _id: 1 })).toEqual(['a3', 'a5', 'a1', 'a2', 'a4']);
-        expect(await sorted({ 'meta.words': -1, _id: -1 })).toEqual(['a4', 'a2', 'a1', 'a5', 'a3']);
-      });
-
-      it('sorts null and missing first ascending and last descending', async () => {
-        expect(await sorted({ duration: 1, _id: 1 })).toEqual(['a2', 'a5', 'a3', 'a1', 'a4']);
-        expect(await sorted({ duration: -1, _id: 1 })).toEqual(['a4', 'a1', 'a3', 'a2', 'a5']);
-        expect(await sorted({ author: 1, _id: -1 })).toEqual(['a3', 'a2', 'a1', 'a4', 'a5']);
-      });
-
-      it('sorts by several fields, later ones breaking ties', async () => {
-        expect(await sorted({ projectId: 1, created: -1 })).toEqual(['a3', 'a2', 'a1', 'a5', 'a4']);
-        expect(await sorted({ projectId: -1, title: 1 })).toEqual(['a5', 'a4', 'a1', 'a2', 'a3']);
+      it('sorts strings by code point, numbers numerically (nested too), null and missing first, booleans after them, later fields breaking ties', async () => {
+        const collection = await seeded();
+        for (const [sort, expected] of sortCases) expect(idsOf(await collection.find({}, { sort })), JSON.stringify(sort)).toEqual(expected);
       });
 
       it('applies sort, then skip, then limit', async () => {
@@ -298,6 +318,30 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>) 
         expect(await collection.count({ sourceId: 'a' })).toBe(3);
       });
 
+      it('answers every filter and order alike with indexes on the fields, made before or after the documents', async () => {
+        const indexes = [
+          { name: 'project_created', keys: { projectId: 1, created: -1 } },
+          { name: 'title', keys: { title: 1 } },
+          { name: 'author', keys: { author: 1 } },
+          { name: 'duration', keys: { duration: -1 } },
+          { name: 'published', keys: { published: 1 } },
+          { name: 'words', keys: { 'meta.words': 1 } },
+          { name: 'tags', keys: { tags: 1 } },
+        ] as const;
+        const before = fresh();
+        for (const index of indexes) await before.ensureIndex(index);
+        for (const item of items) await before.put(item);
+        const after = await seeded();
+        for (const index of indexes) await after.ensureIndex(index);
+        for (const collection of [before, after]) {
+          for (const [filter, expected] of Object.values(filterCases).flat()) {
+            expect(idsOf(await collection.find(filter, { sort: { _id: 1 } })), JSON.stringify(filter)).toEqual(expected);
+            expect(await collection.count(filter), JSON.stringify(filter)).toBe(expected.length);
+          }
+          for (const [sort, expected] of sortCases) expect(idsOf(await collection.find({}, { sort })), JSON.stringify(sort)).toEqual(expected);
+        }
+      });
+
       it('queries through indexes follow puts, replacements, deletes and clears', async () => {
         const collection = fresh();
         await collection.put(post('x1', 1, 'a'));
@@ -328,5 +372,77 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>) 
         expect(await find({ projectId: 1, sourceId: 'b' })).toEqual(['x4']);
       });
     });
+
+    if (options.transactions) {
+      describe('transactions', () => {
+        const inTransaction = <R>(work: (store: ReadStore) => Promise<R>) => store.transaction!(work);
+
+        it('commits its writes together: reads inside see them, reads outside only once it has committed', async () => {
+          const name = `c_${randomUUID()}`;
+          await store.collection<Item>(name).put(items[4]!);
+          let outsideDuring: string[] = [];
+          await inTransaction(async (tx) => {
+            const inside = tx.collection<Item>(name);
+            await inside.put(items[0]!);
+            await inside.put({ ...items[1]!, title: 'Changed' });
+            await inside.deleteOne('a5');
+            expect(idsOf(await inside.find({}, { sort: { _id: 1 } }))).toEqual(['a1', 'a2']);
+            expect(await inside.count({ title: 'Changed' })).toBe(1);
+            outsideDuring = idsOf(await store.collection<Item>(name).find({}, { sort: { _id: 1 } }));
+          });
+          expect(outsideDuring).toEqual(['a5']);
+          expect(idsOf(await store.collection<Item>(name).find({}, { sort: { _id: 1 } }))).toEqual(['a1', 'a2']);
+        });
+
+        it('leaves nothing behind when its work throws, indexes made inside included', async () => {
+          const name = `c_${randomUUID()}`;
+          await store.collection<Item>(name).put(items[4]!);
+          const failing = inTransaction(async (tx) => {
+            const inside = tx.collection<Item>(name);
+            await inside.ensureIndex({ name: 'tags', keys: { tags: 1 } });
+            await inside.put(items[0]!);
+            await inside.deleteOne('a5');
+            throw new Error('work failed');
+          });
+          await expect(failing).rejects.toThrow('work failed');
+          const collection = store.collection<Item>(name);
+          expect(idsOf(await collection.find({}))).toEqual(['a5']);
+          // The index was rolled back too: the name is free for another definition.
+          await collection.ensureIndex({ name: 'tags', keys: { created: 1 } });
+          await collection.put(items[0]!);
+          expect(idsOf(await collection.find({ tags: 'economy' }))).toEqual(['a1']);
+        });
+
+        it('fails a write that breaks a unique index alone, keeping the others', async () => {
+          const name = `c_${randomUUID()}`;
+          await store.collection<Item>(name).ensureIndex({ name: 'title', keys: { title: 1 }, unique: true });
+          await inTransaction(async (tx) => {
+            const inside = tx.collection<Item>(name);
+            await inside.put(items[0]!);
+            await expect(inside.put({ ...items[1]!, title: items[0]!.title })).rejects.toBeInstanceOf(DuplicateKeyError);
+            await inside.put(items[2]!);
+          });
+          expect(idsOf(await store.collection<Item>(name).find({}, { sort: { _id: 1 } }))).toEqual(['a1', 'a3']);
+        });
+
+        it('keeps writes made outside while it runs out of it: they wait, and a rollback does not undo them', async () => {
+          const name = `c_${randomUUID()}`;
+          let release!: () => void;
+          const gate = new Promise<void>((resolve) => (release = resolve));
+          const failing = inTransaction(async (tx) => {
+            await tx.collection<Item>(name).put(items[0]!);
+            await gate;
+            throw new Error('rolled back');
+          });
+          const outside = store.collection<Item>(name).put(items[1]!);
+          release();
+          await expect(failing).rejects.toThrow('rolled back');
+          await outside;
+          expect(idsOf(await store.collection<Item>(name).find({}))).toEqual(['a2']);
+        });
+      });
+    }
+
+    if (options.plans) serviceQueryPlans(() => store, { searchIndex: options.searchIndex ?? false });
   });
 }

@@ -1,18 +1,33 @@
-// Runs the read store contract on the in-process store, and on MongoDB when TEST_MONGODB_URL names a server.
+// Runs the read store contract on the in-process store, on SQLite, and on MongoDB when TEST_MONGODB_URL names a server.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe } from 'vitest';
 import { createMemoryReadStore } from '../../src/infrastructure/readStore/memory.ts';
 import { createMongoReadStore } from '../../src/infrastructure/readStore/mongo.ts';
+import { createSqliteReadStore } from '../../src/infrastructure/readStore/sqlite.ts';
+import { searchedFields } from '../../src/composition.ts';
 import { readStoreContract } from './readStore.contract.ts';
 
 readStoreContract('memory', async () => createMemoryReadStore());
+
+describe('SQLite', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'read-store-'));
+  // As the service configures it, and the contract's own collections (`c_…`) with a search index on `title`,
+  // so that its `$regex` cases also run through one.
+  const searched = (collection: string) => (collection.startsWith('c_') ? ['title'] : searchedFields(collection));
+  const open = async () => createSqliteReadStore(path.join(dir, 'read.sqlite'), { searchedFields: searched });
+  readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+});
 
 const server = process.env.TEST_MONGODB_URL;
 
 describe.skipIf(!server)('MongoDB', () => {
   const url = `${server?.replace(/\/+$/, '')}/contract_${randomUUID().replaceAll('-', '')}`;
-  readStoreContract('mongodb', () => createMongoReadStore(url));
+  readStoreContract('mongodb', () => createMongoReadStore(url), { plans: true });
 
   afterAll(async () => {
     const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 5000 });

@@ -51,7 +51,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const limits = { maxBytes: 1_000_000, timeoutMs: 2_000, sampleRate: 22050 };
+// The test server listens on loopback, which only FETCH_ALLOW_PRIVATE lets the fetcher reach.
+const limits = { maxBytes: 1_000_000, timeoutMs: 2_000, sampleRate: 22050, allowPrivate: true };
 const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
 
 describe('fetchAudio', () => {
@@ -99,5 +100,11 @@ describe('fetchAudio', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     await expect(fetchAudio(`http://127.0.0.1:${port}/tone.mp3`, join(dir, 'x.wav'), limits)).rejects.toMatchObject({ reason: 'network' });
+  });
+
+  it('refuses a loopback server unless private addresses are allowed, naming the address class', async () => {
+    const failure = await failureOf(fetchAudio(`${base}/tone.mp3`, join(dir, 'x.wav'), { ...limits, allowPrivate: false }));
+    expect(failure).toMatchObject({ name: 'MediaError', reason: 'refused' });
+    expect((failure as Error).message).toBe(`cannot download ${base}/tone.mp3: refused to connect: 127.0.0.1 is a loopback address`);
   });
 });

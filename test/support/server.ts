@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { createResponseValidator } from './openapi.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const TEST_KEY = 'test_bootstrap_key_0123456789';
@@ -38,6 +39,7 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}): 
     BOOTSTRAP_API_KEY: TEST_KEY,
     RATE_LIMIT_GET: '100000',
     RATE_LIMIT_OTHER: '100000',
+    RATE_LIMIT_PUBLIC: '100000',
     GENERATION_ENABLED: 'false',
   };
   const name = path.basename(dataDir).replace(/\W/g, '_');
@@ -61,10 +63,13 @@ async function spawnReady(script: string, env: Record<string, string>, ready: Re
   let output = '';
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output}`)), 90_000);
+    let started = false;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const found = ready.exec(output);
+      // Once started, the output (one JSON line per request) is only kept: matching it all again would be quadratic.
+      const found = started ? null : ready.exec(output);
       if (found) {
+        started = true;
         clearTimeout(timer);
         resolve(found);
       }
@@ -119,7 +124,30 @@ async function send(baseUrl: string, method: string, requestPath: string, option
   } catch {
     // not JSON: keep the text
   }
+  if (text !== '' && parsed !== text && response.headers.get('content-type')?.includes('application/json')) {
+    const problems = checkAnswer(method, requestPath, response.status, parsed);
+    if (problems.length > 0) throw new Error(`answer does not match schema/openapi.json:\n${problems.join('\n')}\nbody: ${text.slice(0, 1000)}`);
+  }
+  takeRequestId(response, parsed);
   return { status: response.status, body: parsed, headers: response.headers };
+}
+
+let validator: ReturnType<typeof createResponseValidator> | undefined;
+/** Every JSON answer a test receives is checked against the committed OpenAPI document. */
+const checkAnswer = (method: string, requestPath: string, status: number, body: unknown) =>
+  (validator ??= createResponseValidator(ROOT))(method, requestPath, status, body);
+
+/**
+ * Every error body carries its request's id, the one in X-Request-Id: checked here for every answer of every test,
+ * then taken out, so that tests compare the rest of the error shape.
+ */
+function takeRequestId(response: Response, body: unknown) {
+  if (response.status < 400 || typeof body !== 'object' || body === null || !('code' in body)) return;
+  const { request_id: requestId } = body as { request_id?: unknown };
+  if (requestId !== response.headers.get('x-request-id')) {
+    throw new Error(`error body request_id ${JSON.stringify(requestId)} is not the X-Request-Id ${response.headers.get('x-request-id')}`);
+  }
+  delete (body as { request_id?: unknown }).request_id;
 }
 
 function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {

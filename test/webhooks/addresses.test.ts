@@ -26,13 +26,19 @@ describe('private addresses', () => {
     ['fd12:3456::1', true],
     ['fe80::1', true],
     ['febf::1', true],
-    ['fec0::1', false],
+    ['fec0::1', true],
+    ['fd00:ec2::254', true],
+    ['64:ff9b::a00:1', true],
+    ['2002:c0a8:101::1', true],
+    ['::7f00:1', true],
+    ['192.0.0.192', true],
     ['2001:4860:4860::8888', false],
     ['::ffff:127.0.0.1', true],
     ['::ffff:7f00:1', true],
     ['::ffff:10.0.0.1', true],
     ['::ffff:192.168.1.1', true],
     ['::ffff:8.8.8.8', false],
+    ['64:ff9b::808:808', false],
     ['example.com', false],
   ])('%s is private: %s', (address, expected) => {
     expect(isPrivateAddress(address)).toBe(expected);
@@ -51,6 +57,8 @@ describe('webhook URLs', () => {
     ['https://LOCALHOST./a', false, 'must not point to a private, loopback or link-local address'],
     ['https://0x7f.1/a', false, 'must not point to a private, loopback or link-local address'],
     ['https://[::ffff:a00:1]/a', false, 'must not point to a private, loopback or link-local address'],
+    ['http://169.254.169.254/latest/meta-data/', true, 'must not point to a private, loopback or link-local address'],
+    ['https://[fd00:ec2::254]/a', false, 'must not point to a private, loopback or link-local address'],
     ['ws://hooks.example.com/a', true, 'must be an http(s) URL'],
     ['hooks.example.com', false, 'must be a valid URL'],
     ['https://a:b@hooks.example.com/', true, 'must not carry a user name or password (send credentials as a custom header)'],
@@ -69,7 +77,7 @@ describe('sending', () => {
   it('refuses a name that resolves to a loopback address when private destinations are not allowed', async () => {
     const sent = await postJson('https://localhost:1/hook', {}, '{}', { timeoutMs: 2_000, allowPrivate: false });
     expect(sent).toMatchObject({ status: null, refused: true });
-    expect(sent.error).toMatch(/^refused to connect: localhost resolves to (127\.0\.0\.1|::1), a private, loopback or link-local address$/);
+    expect(sent.error).toMatch(/^refused to connect: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/);
   });
 
   it('refuses a private literal address before connecting', async () => {

@@ -11,6 +11,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port.ts';
+import { StorageFull } from '../../shared/storageFull.ts';
 
 interface Row {
   position: number;
@@ -88,7 +89,14 @@ export function createSqliteEventStore(file: string): EventStore {
     },
     async appendToStream(stream, events, expected) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
-      const result = append(stream, events, expected);
+      let result: AppendResult;
+      try {
+        result = append(stream, events, expected);
+      } catch (error) {
+        // The transaction rolled back whole; callers answer 507 and the client retries once there is room.
+        if ((error as { code?: unknown }).code === 'SQLITE_FULL') throw new StorageFull(error);
+        throw error;
+      }
       appended.emit('appended');
       return result;
     },

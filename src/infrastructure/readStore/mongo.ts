@@ -1,16 +1,18 @@
 // MongoDB read store; kept to what FerretDB 1.x also serves (plain CRUD, countDocuments, indexes, no transactions).
-import { MongoClient, MongoServerError, type Collection as MongoCollection } from 'mongodb';
+import { Long, MongoClient, MongoServerError, type Collection as MongoCollection } from 'mongodb';
 import { DuplicateKeyError, type Collection, type Document, type ReadStore } from './port.ts';
+import { planOfExplained } from './mongoPlan.ts';
 
 const DUPLICATE_KEY = 11000;
 
 /**
- * MongoDB reports code 11000; FerretDB 1.x on SQLite does too for inserts, but reports a replacement
- * (or a unique index built over duplicates) as an InternalError carrying SQLite's message.
+ * MongoDB reports code 11000; FerretDB 1.x does too for inserts, but reports a replacement (or a unique
+ * index built over duplicates) as an InternalError carrying its backend's message: SQLite's, or
+ * PostgreSQL's unique-violation state 23505.
  */
 const isDuplicateKey = (error: unknown): error is MongoServerError =>
   error instanceof MongoServerError &&
-  (error.code === DUPLICATE_KEY || /UNIQUE constraint failed/.test(error.message));
+  (error.code === DUPLICATE_KEY || /UNIQUE constraint failed|SQLSTATE 23505/.test(error.message));
 
 /** The database named in the URL's path, or `service` when it names none. */
 function databaseOf(url: string): string {
@@ -50,6 +52,11 @@ function createMongoCollection<T extends Document>(collection: MongoCollection<D
     async ensureIndex({ keys, name, unique }) {
       // An explicit `unique: undefined` would be sent as null.
       await translatingDuplicates(() => collection.createIndex(keys, { name, ...(unique ? { unique } : {}) }));
+    },
+    async explain(filter, { skip, ...options } = {}) {
+      // FerretDB 1.x takes an explained find's skip only as a 64-bit integer (plain finds take either).
+      const explained = await collection.find(filter, { ...options, ...(skip ? { skip: Long.fromNumber(skip) as unknown as number } : {}) }).explain('queryPlanner');
+      return planOfExplained(explained);
     },
   };
 }

@@ -35,12 +35,36 @@ export interface Collection<T extends Document = Document> {
   clear(): Promise<void>;
   /** Creates the index if it does not exist (idempotent). */
   ensureIndex(index: IndexSpec): Promise<void>;
+  /** How the store would run `find(filter, options)`; null when the server reports no plan. Stores without a query planner leave it out. */
+  explain?(filter: Filter, options?: FindOptions): Promise<QueryPlan | null>;
+}
+
+/** A query plan, reduced to what the index evidence needs. */
+export interface QueryPlan {
+  /** Names (as given to ensureIndex; `_id` for the primary key) of the indexes the plan reads. */
+  indexes: string[];
+  /** True when the plan reads every document, or every entry of an index, of the collection. */
+  fullScan: boolean;
+  /** Whose planner made it: `sqlite`, `mongodb`, or `ferretdb` (a PostgreSQL plan of FerretDB's SQL). */
+  planner: 'sqlite' | 'mongodb' | 'ferretdb';
+  /** The server's own description of the plan, for messages. */
+  detail: string;
 }
 
 export interface ReadStore {
   collection<T extends Document = Document>(name: string): Collection<T>;
+  /**
+   * Runs `work` with a store whose writes commit together when it resolves, or not at all when it
+   * throws; reads inside see those writes, reads outside see none of them until then. Transactions
+   * run one at a time. Stores without transactions leave it out (see `inTransaction`).
+   */
+  transaction?<R>(work: (store: ReadStore) => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }
+
+/** Runs `work` in a transaction where the store has them; elsewhere directly, each write on its own. */
+export const inTransaction = <R>(store: ReadStore, work: (store: ReadStore) => Promise<R>): Promise<R> =>
+  store.transaction ? store.transaction(work) : work(store);
 
 /** A `put` or a unique `ensureIndex` would give two documents the same key of a unique index. */
 export class DuplicateKeyError extends Error {

@@ -1,0 +1,188 @@
+// Read costs against the size of one project: seeds N items (bench/seed.ts), starts the service on them, and prints p50/p99 per request kind.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchEnv, gitCommit, startServer, type Server } from './service.ts';
+
+const API_KEY = 'bench_bootstrap_key_0123456789';
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+const { values: args } = parseArgs({
+  options: {
+    items: { type: 'string', default: '1000,100000' },
+    requests: { type: 'string', default: '100' },
+    warmup: { type: 'string', default: '10' },
+    'cache-dir': { type: 'string', default: path.join(tmpdir(), 'bench-lists') },
+    'read-store': { type: 'string', default: 'sqlite' },
+  },
+});
+const sizes = args.items.split(',').map(Number);
+const requests = Number(args.requests);
+const warmup = Number(args.warmup);
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(requests >= 1) || !(warmup >= 0)) throw new Error('--items takes whole numbers, --requests at least 1');
+
+interface Sample {
+  id: string;
+  source_id: string;
+  source_url: string;
+  title: string;
+}
+
+/** One kind of request: its path, given the n-th request and a sample of real items to vary over. */
+interface Scenario {
+  name: string;
+  path: (n: number, sample: Sample[]) => string;
+  key?: boolean;
+}
+
+const CONTENT = '/v1/projects/1/content';
+const page = 'pagination[limit]=10';
+const pick = (sample: Sample[], n: number) => sample[n % sample.length]!;
+const words = (text: string, n: number) => text.split(' ').slice(n % 3, (n % 3) + 2).join(' ');
+const iso = (date: Date) => encodeURIComponent(date.toISOString());
+
+function scenarios(total: number, newest: Date, oldest: Date): Scenario[] {
+  const recent = new Date(newest.getTime() - (newest.getTime() - oldest.getTime()) / 100);
+  const early = new Date(oldest.getTime() + (newest.getTime() - oldest.getTime()) / 100);
+  const list = (name: string, query: (n: number, sample: Sample[]) => string): Scenario => ({ name, path: (n, sample) => `${CONTENT}?${page}&${query(n, sample)}` });
+  return [
+    list('list (newest first)', () => 'segments=none'),
+    list('filter[id]', (n, s) => `filter[id]=${pick(s, n).id}`),
+    list('filter[source_id]', (n, s) => `filter[source_id]=${pick(s, n).source_id}`),
+    list('filter[source_url]', (n, s) => `filter[source_url]=${encodeURIComponent(pick(s, n).source_url)}`),
+    list('filter[title] (two words of a title)', (n, s) => `filter[title]=${encodeURIComponent(words(pick(s, n).title, n))}`),
+    list('filter[body] (a phrase)', (n) => `filter[body]=${encodeURIComponent(['river rose', 'the market', 'council budget', 'harbour'][n % 4]!)}`),
+    list('filter[published]=true', () => 'filter[published]=true'),
+    list('filter[video_published]=true', () => 'filter[video_published]=true'),
+    list('filter[statuses][]=error', () => 'filter[statuses][]=error'),
+    list('filter[created] (newest 1 %)', () => `filter[created][from]=${iso(recent)}`),
+    list('filter[updated] (oldest 1 %)', () => `filter[updated][to]=${iso(early)}`),
+    list('filter[publish_date] (newest 1 %)', () => `filter[publish_date][from]=${iso(recent)}`),
+    ...['created', 'publish_date', 'duration', 'published', 'status'].map((by) => list(`order ${by} desc`, () => `order[by]=${by}&order[dir]=desc`)),
+    list('order created asc', () => 'order[by]=created&order[dir]=asc'),
+    list('last page', () => `pagination[offset]=${Math.max(0, total - 10)}`),
+    { name: 'GET /v1/projects', path: () => '/v1/projects' },
+    { name: 'get one item', path: (n, s) => `${CONTENT}/${pick(s, n).id}` },
+    { name: 'player data', path: (n, s) => `/v1/projects/1/player/by_content_id/${pick(s, n).id}`, key: false },
+  ];
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function get(baseUrl: string, requestPath: string, key = true): Promise<unknown> {
+  const response = await fetch(`${baseUrl}${requestPath}`, { headers: key ? { 'x-api-key': API_KEY } : {}, signal: AbortSignal.timeout(60_000) });
+  const body = await response.json();
+  if (response.status !== 200) throw new Error(`GET ${requestPath} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return body;
+}
+
+/** p50 and p99 in ms of one request at a time, after a warm-up. */
+async function measure(baseUrl: string, scenario: Scenario, sample: Sample[]): Promise<[number, number]> {
+  for (let n = 0; n < warmup; n++) await get(baseUrl, scenario.path(n, sample), scenario.key);
+  const times: number[] = [];
+  for (let n = 0; n < requests; n++) {
+    const started = performance.now();
+    await get(baseUrl, scenario.path(n + warmup, sample), scenario.key);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return [percentile(times, 50), percentile(times, 99)];
+}
+
+const rssMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+const sizeMb = (dir: string, prefix: string) =>
+  Math.round(readdirSync(dir).filter((file) => file.startsWith(prefix)).reduce((total, file) => total + statSync(path.join(dir, file)).size, 0) / 1024 / 1024);
+
+const env = (dataDir: string) => ({ ...benchEnv(dataDir, API_KEY, { generation: false }), READ_STORE: args['read-store'] });
+const crashed = (message: string) => {
+  console.error(message);
+  process.exit(1);
+};
+
+/** Seeds N items once per cache directory, and lets the service project them (its first start); later runs reuse both. */
+async function prepared(total: number): Promise<{ dataDir: string; firstStart: string }> {
+  const dataDir = path.join(args['cache-dir'], `${args['read-store']}-${total}`);
+  const marker = path.join(dataDir, 'bench-ready.json');
+  if (existsSync(marker)) return { dataDir, firstStart: (JSON.parse(readFileSync(marker, 'utf8')) as { firstStart: string }).firstStart };
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  console.error(`seeding ${total} items into ${dataDir}`);
+  const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'bench/seed.ts', '--items', String(total), '--data-dir', dataDir, '--key', API_KEY], { cwd: ROOT, stdio: 'inherit' });
+  if (seeded.status !== 0) throw new Error('seeding failed');
+  console.error('first start: the service projects the whole log');
+  const started = performance.now();
+  await firstStartOf(dataDir);
+  const firstStart = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  writeFileSync(marker, JSON.stringify({ firstStart }));
+  return { dataDir, firstStart };
+}
+
+/** The service's first start on a seeded log, without the start-up time limit of bench/service.ts: it projects every event. */
+function firstStartOf(dataDir: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: env(dataDir), stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    let listening = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-5_000);
+      if (!listening && /listening on http/.test(output)) {
+        listening = true;
+        child.kill('SIGTERM');
+      }
+    });
+    child.once('exit', (code, signal) => (listening ? resolve() : reject(new Error(`first start ended with ${code ?? signal}:\n${output}`))));
+  });
+}
+
+interface Result {
+  total: number;
+  firstStart: string;
+  startup: string;
+  rss: [number, number];
+  disk: string;
+  rows: Map<string, [number, number]>;
+}
+
+async function run(total: number): Promise<Result> {
+  const { dataDir, firstStart } = await prepared(total);
+  const started = performance.now();
+  let server: Server | undefined = await startServer(env(dataDir), [], crashed, ROOT);
+  try {
+    const newestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none`)) as { created: string }[];
+    const startup = `${((performance.now() - started) / 1000).toFixed(2)} s`;
+    const rssAfterStart = rssMb(server.pid);
+    const oldestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none&order[dir]=asc`)) as { created: string }[];
+    const sample = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=50&segments=none&filter[statuses][]=processed&filter[published]=true`)) as Sample[];
+    const rows = new Map<string, [number, number]>();
+    for (const scenario of scenarios(total, new Date(newestFirst[0]!.created), new Date(oldestFirst[0]!.created))) {
+      rows.set(scenario.name, await measure(server.baseUrl, scenario, sample));
+    }
+    const rss: [number, number] = [rssAfterStart, rssMb(server.pid)];
+    await server.stop();
+    server = undefined;
+    return { total, firstStart, startup, rss, disk: `${sizeMb(dataDir, 'events.sqlite')} / ${sizeMb(dataDir, 'read.sqlite')} MB`, rows };
+  } finally {
+    await server?.stop();
+  }
+}
+
+const results: Result[] = [];
+for (const total of sizes) results.push(await run(total));
+
+const cell = ([p50, p99]: [number, number]) => `${p50.toFixed(1)} / ${p99.toFixed(1)}`;
+const header = `| N items | ${results.map((r) => r.total.toLocaleString('en')).join(' | ')} |`;
+const lines = [
+  `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, commit ${gitCommit()}, read store ${args['read-store']}, ${requests} requests per row after ${warmup} warm-up, one at a time`,
+  `load average at the end: ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ')}`,
+  '',
+  header,
+  `|---|${results.map(() => '---|').join('')}`,
+  `| first start (projects the whole log) | ${results.map((r) => r.firstStart).join(' | ')} |`,
+  `| start-up to first answer | ${results.map((r) => r.startup).join(' | ')} |`,
+  `| resident memory after start / after the requests (MB) | ${results.map((r) => `${r.rss[0]} / ${r.rss[1]}`).join(' | ')} |`,
+  `| event store / read store on disk | ${results.map((r) => r.disk).join(' | ')} |`,
+  ...[...results[0]!.rows.keys()].map((name) => `| ${name}, p50 / p99 ms | ${results.map((r) => cell(r.rows.get(name)!)).join(' | ')} |`),
+];
+console.log(lines.join('\n'));

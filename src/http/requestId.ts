@@ -1,0 +1,28 @@
+// Gives every request an id (the caller's X-Request-Id when it is a sane token, else a new UUID), echoes it,
+// puts it on every log line of the request and in error bodies, and logs one line per request.
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import { inRequestScope, type Logger } from '../logging.ts';
+
+/** Letters, digits and the punctuation of common id formats (UUIDs, ULIDs, trace ids), 1 to 128 of them. */
+const SANE_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
+
+export const requestIdOf = (ctx: Context): string | undefined => ctx.state.requestId as string | undefined;
+
+export function requestId(logger: Logger) {
+  return async function identifyRequest(ctx: Context, next: Next) {
+    const given = ctx.get('X-Request-Id');
+    const id = SANE_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    const started = performance.now();
+    logger.debug({ request_id: id, method: ctx.method, path: ctx.path }, 'request started');
+    try {
+      await inRequestScope(id, next);
+    } finally {
+      // The query is left out: it may carry what a caller would not want in logs.
+      const line = { request_id: id, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(performance.now() - started) };
+      logger.info(line, 'request');
+    }
+  };
+}

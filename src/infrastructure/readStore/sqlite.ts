@@ -1,0 +1,236 @@
+// Embedded read store: SQLite tables per collection with indexed key columns; MongoDB filters run as SQL (docs/read-store.md).
+import Database, { type Database as Connection, type Statement } from 'better-sqlite3';
+import type { Collection, Document, ReadStore } from './port.ts';
+import { regexMatches } from './regexLiteral.ts';
+import { collectionSteps, type Scope } from './sqliteCollection.ts';
+import { createMetaTable, loadSchema, schemaVersion, type Schema } from './sqliteSchema.ts';
+
+export interface SqliteReadStoreOptions {
+  /** A collection's fields that `$regex` searches look into: a trigram index keeps those searches from reading every document. */
+  searchedFields?: (collection: string) => readonly string[];
+}
+
+const CACHED_STATEMENTS = 500;
+const PAGE_CACHE_KIB = { writer: 32 * 1024, reader: 32 * 1024 };
+/**
+ * Writes outside a transaction are grouped into one SQLite transaction, committed once the writes stop
+ * coming (the next turn of the event loop) or after this many: a commit per write would cost more than
+ * the write (every touched index page goes to the log again).
+ */
+const GROUP_WRITES = 2_000;
+/**
+ * SQLite's planner needs statistics to prefer a selective index (project and source id) over one that
+ * only spares a sort (project and creation time); they are refreshed after this many writes, sampling
+ * at most ANALYSIS_ROWS rows per index so that it stays a matter of milliseconds.
+ */
+const OPTIMIZE_EVERY_WRITES = 1_000;
+const ANALYSIS_ROWS = 2_000;
+
+function open(file: string, cacheKib: number): Connection {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`cache_size = -${cacheKib}`);
+  db.function('rs_regexp', { deterministic: true }, (pattern, flags, value) => (regexMatches(String(pattern), String(flags), value) ? 1 : 0));
+  return db;
+}
+
+function statements(db: Connection): (sql: string) => Statement {
+  const cache = new Map<string, Statement>();
+  return (sql) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size >= CACHED_STATEMENTS) cache.delete(cache.keys().next().value!);
+      cache.set(sql, (statement = db.prepare(sql)));
+    }
+    return statement;
+  };
+}
+
+/** One writer at a time: grouped writes and transactions queue here. */
+function createLock() {
+  let tail: Promise<void> = Promise.resolve();
+  return async (): Promise<() => void> => {
+    let release!: () => void;
+    const previous = tail;
+    tail = new Promise((resolve) => (release = resolve));
+    await previous;
+    return release;
+  };
+}
+
+/**
+ * How a collection reaches a connection: reads directly, writes one at a time. A write of several
+ * statements that must not half-happen (a new index, a clear) says `atomic`; a put's one data
+ * statement that may fail (a duplicate key) is undone by SQLite alone.
+ */
+interface Access {
+  read<R>(work: (scope: Scope) => R): R;
+  write<R>(work: (scope: Scope) => R, atomic?: boolean): Promise<R>;
+}
+
+export function createSqliteReadStore(file: string, options: SqliteReadStoreOptions = {}): ReadStore {
+  const writer = open(file, PAGE_CACHE_KIB.writer);
+  // While a transaction is open on the writer, reads outside it go through a second connection: WAL gives them the last commit.
+  const reader = open(file, PAGE_CACHE_KIB.reader);
+  const lock = createLock();
+  createMetaTable(writer);
+  /** The writer's view, uncommitted changes of the schema included; `committed` is what the reader may use. */
+  const writing: Scope = { db: writer, prepare: statements(writer), schema: loadSchema(writer) };
+  const readPrepare = statements(reader);
+  let committed: Schema = writing.schema;
+  let knownVersion = schemaVersion(writer);
+
+  /** Another process (the operator CLI) may have added collections or indexes: read them again when the schema changed. */
+  const refresh = (db: Connection) => {
+    const version = schemaVersion(db);
+    if (version === knownVersion) return;
+    knownVersion = version;
+    committed = writing.schema = loadSchema(db);
+  };
+  let grouped = 0;
+  let writes = 0;
+  let failed: unknown = null;
+
+  /** Refreshes the planner's statistics where tables grew or shrank; only between transactions. */
+  const optimize = () => {
+    writer.pragma(`analysis_limit = ${ANALYSIS_ROWS}`);
+    writer.pragma('optimize = 0x10002');
+    // A connection loads statistics with the schema: the reader is told to load them again.
+    reader.exec('ANALYZE sqlite_schema');
+    writes = 0;
+  };
+
+  const commitGroup = () => {
+    if (grouped === 0) return;
+    grouped = 0;
+    try {
+      writer.exec('COMMIT');
+      committed = writing.schema;
+      knownVersion = schemaVersion(writer);
+    } catch (error) {
+      // Writes already acknowledged are lost: refuse later ones, so no checkpoint is committed past them.
+      if (writer.inTransaction) writer.exec('ROLLBACK');
+      writing.schema = committed;
+      failed = error;
+      return;
+    }
+    if (writes >= OPTIMIZE_EVERY_WRITES) optimize();
+  };
+
+  /**
+   * A step on the writer, within the open transaction. Atomic steps get a savepoint of their own; others
+   * do without, because a savepoint makes the search index flush its pending rows, one segment per write.
+   */
+  const step = <R>(work: (scope: Scope) => R, atomic = false): R => {
+    writes++;
+    if (!atomic) return work(writing);
+    const before = writing.schema;
+    try {
+      return writer.transaction(() => work(writing))();
+    } catch (error) {
+      writing.schema = before;
+      throw error;
+    }
+  };
+
+  const grouping: Access = {
+    // Reads see the group's writes: the writer holds them until it commits.
+    read(work) {
+      if (grouped > 0) return work(writing);
+      refresh(reader);
+      return work({ db: reader, prepare: readPrepare, schema: committed });
+    },
+    async write(work, atomic) {
+      const release = await lock();
+      try {
+        if (failed) throw failed;
+        if (grouped === 0) {
+          writer.exec('BEGIN IMMEDIATE');
+          refresh(writer);
+          setImmediate(() => void lock().then((done) => (commitGroup(), done())));
+        }
+        grouped++;
+        const result = step(work, atomic);
+        if (grouped >= GROUP_WRITES) commitGroup();
+        return result;
+      } finally {
+        release();
+      }
+    },
+  };
+
+  function storeOn(access: Access, transaction: ReadStore['transaction']): ReadStore {
+    const collections = new Map<string, Collection>();
+    const collectionOn = <T extends Document>(name: string): Collection<T> => {
+      const steps = collectionSteps<T>(name, options.searchedFields?.(name) ?? []);
+      return {
+        findOne: async (filter) => access.read((scope) => steps.find(scope, filter, { limit: 1 })[0] ?? null),
+        find: async (filter, findOptions) => access.read((scope) => steps.find(scope, filter, findOptions)),
+        count: async (filter) => access.read((scope) => steps.count(scope, filter)),
+        put: (document) => access.write((scope) => steps.put(scope, document)),
+        deleteOne: (id) => access.write((scope) => steps.deleteOne(scope, id)),
+        clear: () => access.write((scope) => steps.clear(scope), true),
+        ensureIndex: (spec) => access.write((scope) => steps.ensureIndex(scope, spec), true),
+        explain: async (filter, findOptions) => access.read((scope) => steps.explain(scope, filter, findOptions)),
+      };
+    };
+    return {
+      collection<T extends Document>(name: string) {
+        let collection = collections.get(name);
+        if (!collection) collections.set(name, (collection = collectionOn(name)));
+        return collection as unknown as Collection<T>;
+      },
+      transaction,
+      async close() {},
+    };
+  }
+
+  async function transaction<R>(work: (store: ReadStore) => Promise<R>): Promise<R> {
+    const release = await lock();
+    let open = true;
+    const inside: Access = {
+      read(read) {
+        if (!open) throw new Error('This read-store transaction has ended');
+        return read(writing);
+      },
+      async write(write, atomic) {
+        if (!open) throw new Error('This read-store transaction has ended');
+        return step(write, atomic);
+      },
+    };
+    const store: ReadStore = storeOn(inside, (nested) => nested(store));
+    try {
+      commitGroup();
+      if (failed) throw failed;
+      writer.exec('BEGIN IMMEDIATE');
+      refresh(writer);
+      const result = await work(store);
+      writer.exec('COMMIT');
+      committed = writing.schema;
+      knownVersion = schemaVersion(writer);
+      if (writes >= OPTIMIZE_EVERY_WRITES) optimize();
+      return result;
+    } catch (error) {
+      if (writer.inTransaction) writer.exec('ROLLBACK');
+      writing.schema = committed;
+      throw error;
+    } finally {
+      open = false;
+      release();
+    }
+  }
+
+  optimize();
+  const store = storeOn(grouping, transaction);
+  return {
+    ...store,
+    async close() {
+      const release = await lock();
+      commitGroup();
+      reader.close();
+      writer.close();
+      release();
+    },
+  };
+}

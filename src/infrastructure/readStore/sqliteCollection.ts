@@ -1,0 +1,164 @@
+// What the SQLite read store does with one collection, as synchronous steps on a connection; sqlite.ts decides which connection and when it commits.
+import { SqliteError, type Database, type Statement } from 'better-sqlite3';
+import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan } from './port.ts';
+import { translate } from './sqliteQuery.ts';
+import { bound, keyColumn, quote, tableNames } from './sqliteNames.ts';
+import { createCollection, createIndex, declaredIndexName, markMultikey, recreateCollection, setSearch, type CollectionSchema, type Schema } from './sqliteSchema.ts';
+
+/** A connection and the schema its SQL may use: the committed one, or a draft inside a write. */
+export interface Scope {
+  db: Database;
+  prepare(sql: string): Statement;
+  schema: Schema;
+}
+
+/** Documents fetched per statement: their row ids go in as one JSON array. */
+const FETCH_CHUNK = 500;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The value at a dotted path; arrays inside the path are not looked into (as json_extract does not). */
+function valueAt(document: Document, path: string): unknown {
+  let value: unknown = document;
+  for (const part of path.split('.')) value = isRecord(value) ? value[part] : undefined;
+  return value;
+}
+
+const sameKeys = (a: IndexSpec, b: IndexSpec) => JSON.stringify(a.keys) === JSON.stringify(b.keys);
+
+const emptySchema = (name: string): CollectionSchema => ({ name, paths: [], multikey: new Set(), indexes: new Map(), search: [] });
+
+export function collectionSteps<T extends Document>(name: string, searched: readonly string[]) {
+  const names = tableNames(name);
+
+  const replace = (scope: Scope, schema: CollectionSchema) => {
+    scope.schema = new Map([...scope.schema, [name, schema]]);
+    return schema;
+  };
+
+  const searchedAsConfigured = (schema: CollectionSchema) => schema.search.length === searched.length && schema.search.every((path, i) => path === searched[i]);
+
+  /** The collection's schema, its tables made on its first write and its search index kept as configured. */
+  const prepared = (scope: Scope): CollectionSchema => {
+    const existing = scope.schema.get(name) ?? replace(scope, createCollection(scope.db, name));
+    return searchedAsConfigured(existing) ? existing : replace(scope, setSearch(scope.db, existing, searched));
+  };
+
+  const translatingDuplicates = <R>(work: () => R): R => {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError(name, error.message, { cause: error });
+      throw error;
+    }
+  };
+
+  const pageQuery = (schema: CollectionSchema, filter: Filter, options: FindOptions) => {
+    const query = translate(schema, filter, options.sort);
+    // A limit of 0 means no limit, as in MongoDB.
+    const params = { ...query.params, limit: options.limit || -1, offset: options.skip ?? 0 };
+    return { sql: `SELECT k.rid ${query.from}${query.orderBy} LIMIT @limit OFFSET @offset`, params };
+  };
+
+  /** Ids first, documents after: skipped rows and sorts never carry a document. */
+  const fetch = (scope: Scope, rids: number[]): T[] => {
+    if (rids.length === 1) {
+      const doc = scope.prepare(`SELECT doc FROM ${quote(names.docs)} WHERE rid = ?`).pluck().get(rids[0]) as string;
+      return [JSON.parse(doc) as T];
+    }
+    const statement = scope.prepare(`SELECT rid, doc FROM ${quote(names.docs)} WHERE rid IN (SELECT value FROM json_each(?))`);
+    const found = new Map<number, string>();
+    for (let start = 0; start < rids.length; start += FETCH_CHUNK) {
+      for (const row of statement.all(JSON.stringify(rids.slice(start, start + FETCH_CHUNK))) as { rid: number; doc: string }[]) found.set(row.rid, row.doc);
+    }
+    return rids.map((rid) => JSON.parse(found.get(rid)!) as T);
+  };
+
+  const putStatements = new WeakMap<CollectionSchema, string>();
+  const putSql = (schema: CollectionSchema) => {
+    const known = putStatements.get(schema);
+    if (known) return known;
+    const columns = schema.paths.map((path) => quote(keyColumn(path)));
+    const updates = columns.length > 0 ? columns.map((column) => `${column} = excluded.${column}`).join(', ') : '_id = excluded._id';
+    const placeholders = columns.map(() => ', ?').join('');
+    const sql = `INSERT INTO ${quote(names.keys)} (_id${columns.map((column) => `, ${column}`).join('')}) VALUES (?${placeholders}) ON CONFLICT (_id) DO UPDATE SET ${updates} RETURNING rid`;
+    putStatements.set(schema, sql);
+    return sql;
+  };
+
+  return {
+    find(scope: Scope, filter: Filter, options: FindOptions = {}): T[] {
+      const schema = scope.schema.get(name);
+      if (!schema) return [];
+      // The lookup projections make for every event, without translating a filter.
+      if (Object.keys(filter).length === 1 && typeof filter._id === 'string' && !options.skip) {
+        const rid = scope.prepare(`SELECT rid FROM ${quote(names.keys)} WHERE _id = ?`).pluck().get(filter._id) as number | undefined;
+        return rid === undefined ? [] : fetch(scope, [rid]);
+      }
+      const { sql, params } = pageQuery(schema, filter, options);
+      return fetch(scope, scope.prepare(sql).pluck().all(params) as number[]);
+    },
+
+    count(scope: Scope, filter: Filter): number {
+      const schema = scope.schema.get(name);
+      if (!schema) return 0;
+      const query = translate(schema, filter);
+      return scope.prepare(`SELECT count(*) ${query.from}`).pluck().get(query.params) as number;
+    },
+
+    put(scope: Scope, document: T): void {
+      let schema = prepared(scope);
+      // A new multikey field stays marked even if the put then fails: the mark is true of the collection either way.
+      for (const path of schema.paths) {
+        if (!schema.multikey.has(path) && Array.isArray(valueAt(document, path))) schema = replace(scope, markMultikey(scope.db, schema, path));
+      }
+      // Key values are encoded here as keyExpression encodes them in SQL when a column is added to a filled table.
+      const keys = schema.paths.map((path) => bound(valueAt(document, path) ?? null));
+      const rid = translatingDuplicates(() => scope.prepare(putSql(schema)).pluck().get(document._id, ...keys));
+      scope.prepare(`INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET doc = excluded.doc`).run(rid, JSON.stringify(document));
+    },
+
+    deleteOne(scope: Scope, id: string): void {
+      if (!scope.schema.has(name)) return;
+      const rid = scope.prepare(`DELETE FROM ${quote(names.keys)} WHERE _id = ? RETURNING rid`).pluck().get(id);
+      if (rid !== undefined) scope.prepare(`DELETE FROM ${quote(names.docs)} WHERE rid = ?`).run(rid);
+    },
+
+    clear(scope: Scope): void {
+      const schema = scope.schema.get(name);
+      if (schema) recreateCollection(scope.db, schema);
+    },
+
+    ensureIndex(scope: Scope, spec: IndexSpec): void {
+      const schema = prepared(scope);
+      const existing = schema.indexes.get(spec.name) ?? [...schema.indexes.values()].find((index) => sameKeys(index, spec));
+      if (existing) {
+        if (existing.name === spec.name && sameKeys(existing, spec) && !existing.unique === !spec.unique) return;
+        // MongoDB refuses to redefine an index too; silently keeping the old one would hide the mismatch.
+        throw new Error(`Index ${spec.name} of ${name} conflicts with the existing index ${existing.name}`);
+      }
+      replace(scope, translatingDuplicates(() => createIndex(scope.db, schema, spec)));
+    },
+
+    explain(scope: Scope, filter: Filter, options: FindOptions = {}): QueryPlan {
+      const { sql, params } = pageQuery(scope.schema.get(name) ?? emptySchema(name), filter, options);
+      const details = (scope.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
+      return planOf(name, details);
+    },
+  };
+}
+
+/** The plan's indexes, and whether it walks a whole table or index of the collection. */
+function planOf(collection: string, details: string[]): QueryPlan {
+  const names = tableNames(collection);
+  const indexes = new Set<string>();
+  let fullScan = false;
+  for (const detail of details) {
+    const index = /USING (?:COVERING )?INDEX (\S+)/.exec(detail);
+    if (index) indexes.add(declaredIndexName(collection, index[1]!));
+    const scanned = /^SCAN (\S+)/.exec(detail)?.[1];
+    if (scanned === names.search) indexes.add('search');
+    else if (scanned && (['k', 'd', names.keys, names.docs].includes(scanned) || scanned.startsWith(names.multikey('')))) fullScan = true;
+  }
+  return { indexes: [...indexes], fullScan, planner: 'sqlite', detail: details.join('; ') };
+}

@@ -1,0 +1,174 @@
+// The SQLite read store's tables per collection, and what it records about them: indexes, key columns, multikey fields, searched fields.
+import type { Database } from 'better-sqlite3';
+import type { IndexSpec } from './port.ts';
+import { elementExpression, jsonPath, keyColumn, keyExpression, literal, quote, tableNames } from './sqliteNames.ts';
+
+/** What the store knows about one collection; never changed in place, so a failed write can keep the one it started with. */
+export interface CollectionSchema {
+  name: string;
+  /** Fields with a key column (every field of an index), in column order. */
+  paths: readonly string[];
+  /** Indexed fields some document holds an array in: queried through their element table. */
+  multikey: ReadonlySet<string>;
+  indexes: ReadonlyMap<string, IndexSpec>;
+  /** Fields with a trigram search index, as its columns c0, c1, …. */
+  search: readonly string[];
+}
+
+export type Schema = ReadonlyMap<string, CollectionSchema>;
+
+const META = quote('rs:meta');
+
+type MetaKind = 'collection' | 'column' | 'multikey' | 'index' | 'search';
+
+export function createMetaTable(db: Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${META} (collection TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, kind, name))`);
+}
+
+/** SQLite's schema cookie: every change of the schema recorded here comes with DDL, which changes it. */
+export const schemaVersion = (db: Database) => db.pragma('schema_version', { simple: true }) as number;
+
+export function loadSchema(db: Database): Schema {
+  const rows = db.prepare<[], { collection: string; kind: MetaKind; name: string; value: string }>(`SELECT * FROM ${META} ORDER BY rowid`).all();
+  const schema = new Map<string, CollectionSchema>();
+  for (const row of rows) {
+    const current = schema.get(row.collection) ?? { name: row.collection, paths: [], multikey: new Set(), indexes: new Map(), search: [] };
+    if (row.kind === 'column') schema.set(row.collection, { ...current, paths: [...current.paths, row.name] });
+    else if (row.kind === 'multikey') schema.set(row.collection, { ...current, multikey: new Set([...current.multikey, row.name]) });
+    else if (row.kind === 'index') schema.set(row.collection, { ...current, indexes: new Map([...current.indexes, [row.name, JSON.parse(row.value) as IndexSpec]]) });
+    else if (row.kind === 'search') schema.set(row.collection, { ...current, search: JSON.parse(row.value) as string[] });
+    else schema.set(row.collection, current);
+  }
+  return schema;
+}
+
+const record = (db: Database, collection: string, kind: MetaKind, name: string, value = '') =>
+  db.prepare(`INSERT OR REPLACE INTO ${META} (collection, kind, name, value) VALUES (?, ?, ?, ?)`).run(collection, kind, name, value);
+
+export function createCollection(db: Database, name: string): CollectionSchema {
+  const schema: CollectionSchema = { name, paths: [], multikey: new Set(), indexes: new Map(), search: [] };
+  createTables(db, schema);
+  record(db, name, 'collection', '');
+  return schema;
+}
+
+/** Drops the collection's rows by dropping its tables, then makes them again, empty, with every index it had. */
+export function recreateCollection(db: Database, schema: CollectionSchema): void {
+  const names = tableNames(schema.name);
+  const tables = [names.keys, names.docs, ...(schema.search.length > 0 ? [names.search] : []), ...[...schema.multikey].map(names.multikey)];
+  for (const table of tables) db.exec(`DROP TABLE IF EXISTS ${quote(table)}`);
+  createTables(db, schema);
+}
+
+function createTables(db: Database, schema: CollectionSchema): void {
+  const names = tableNames(schema.name);
+  const columns = schema.paths.map((path) => `, ${quote(keyColumn(path))}`).join('');
+  db.exec(`CREATE TABLE ${quote(names.keys)} (rid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE${columns})`);
+  db.exec(`CREATE TABLE ${quote(names.docs)} (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL)`);
+  for (const spec of schema.indexes.values()) db.exec(indexSql(schema.name, spec));
+  for (const path of schema.multikey) createElementTable(db, schema.name, path);
+  if (schema.search.length > 0) createSearchTable(db, schema.name, schema.search);
+}
+
+/** Adds key columns for the index's fields (filled from the documents), then the index itself. */
+export function createIndex(db: Database, schema: CollectionSchema, spec: IndexSpec): CollectionSchema {
+  let next = schema;
+  for (const path of Object.keys(spec.keys)) if (path !== '_id' && !next.paths.includes(path)) next = addColumn(db, next, path);
+  db.exec(indexSql(schema.name, spec));
+  record(db, schema.name, 'index', spec.name, JSON.stringify(spec));
+  return { ...next, indexes: new Map([...next.indexes, [spec.name, spec]]) };
+}
+
+/**
+ * MongoDB's unique indexes treat a missing field as null and refuse two of them; SQLite's unique
+ * indexes let NULLs repeat, so a unique index is built over `ifnull(column, x'')` instead.
+ */
+function indexSql(collection: string, { keys, unique, name }: IndexSpec): string {
+  const names = tableNames(collection);
+  const columns = Object.entries(keys).map(([path, direction]) => {
+    const column = quote(keyColumn(path));
+    return `${unique ? `ifnull(${column}, x'')` : column} ${direction === 1 ? 'ASC' : 'DESC'}`;
+  });
+  return `CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${quote(names.index(name))} ON ${quote(names.keys)} (${columns.join(', ')})`;
+}
+
+function addColumn(db: Database, schema: CollectionSchema, path: string): CollectionSchema {
+  const names = tableNames(schema.name);
+  const column = quote(keyColumn(path));
+  db.exec(`ALTER TABLE ${quote(names.keys)} ADD COLUMN ${column}`);
+  db.exec(`UPDATE ${quote(names.keys)} SET ${column} = (SELECT ${keyExpression('d.doc', path)} FROM ${quote(names.docs)} AS d WHERE d.rid = ${quote(names.keys)}.rid)`);
+  record(db, schema.name, 'column', path);
+  const next = { ...schema, paths: [...schema.paths, path] };
+  const holdsArrays = db.prepare(`SELECT 1 FROM ${quote(names.docs)} WHERE json_type(doc, ${jsonPath(path)}) = 'array' LIMIT 1`).get();
+  return holdsArrays ? markMultikey(db, next, path) : next;
+}
+
+/** From now on the field's elements are indexed one by one, kept by triggers on the documents table. */
+export function markMultikey(db: Database, schema: CollectionSchema, path: string): CollectionSchema {
+  createElementTable(db, schema.name, path);
+  const names = tableNames(schema.name);
+  db.exec(
+    `INSERT INTO ${quote(names.multikey(path))} (rid, value) SELECT d.rid, ${elementExpression('e')} FROM ${quote(names.docs)} AS d, json_each(d.doc, ${jsonPath(path)}) AS e`,
+  );
+  record(db, schema.name, 'multikey', path);
+  return { ...schema, multikey: new Set([...schema.multikey, path]) };
+}
+
+function createElementTable(db: Database, collection: string, path: string): void {
+  const names = tableNames(collection);
+  const table = quote(names.multikey(path));
+  const docs = quote(names.docs);
+  const elements = (row: 'NEW') => `INSERT INTO ${table} (rid, value) SELECT ${row}.rid, ${elementExpression('e')} FROM json_each(${row}.doc, ${jsonPath(path)}) AS e;`;
+  db.exec(`CREATE TABLE ${table} (rid INTEGER NOT NULL, value)`);
+  db.exec(`CREATE INDEX ${quote(`${names.multikey(path)}:value`)} ON ${table} (value, rid)`);
+  db.exec(`CREATE INDEX ${quote(`${names.multikey(path)}:rid`)} ON ${table} (rid)`);
+  const trigger = (purpose: string) => quote(names.trigger(`${purpose}:multikey:${path}`));
+  db.exec(`CREATE TRIGGER ${trigger('insert')} AFTER INSERT ON ${docs} BEGIN ${elements('NEW')} END`);
+  db.exec(
+    `CREATE TRIGGER ${trigger('update')} AFTER UPDATE OF doc ON ${docs} WHEN (OLD.doc -> ${jsonPath(path)}) IS NOT (NEW.doc -> ${jsonPath(path)}) ` +
+      `BEGIN DELETE FROM ${table} WHERE rid = OLD.rid; ${elements('NEW')} END`,
+  );
+  db.exec(`CREATE TRIGGER ${trigger('delete')} AFTER DELETE ON ${docs} BEGIN DELETE FROM ${table} WHERE rid = OLD.rid; END`);
+}
+
+/** Makes the collection's search index cover exactly `paths`, rebuilding it from the documents when they change. */
+export function setSearch(db: Database, schema: CollectionSchema, paths: readonly string[]): CollectionSchema {
+  if (JSON.stringify(paths) === JSON.stringify(schema.search)) return schema;
+  const names = tableNames(schema.name);
+  db.exec(`DROP TABLE IF EXISTS ${quote(names.search)}`);
+  for (const purpose of ['insert', 'update', 'delete']) db.exec(`DROP TRIGGER IF EXISTS ${quote(names.trigger(`${purpose}:search`))}`);
+  if (paths.length > 0) {
+    createSearchTable(db, schema.name, paths);
+    const values = paths.map((path) => `json_extract(doc, ${jsonPath(path)})`).join(', ');
+    db.exec(`INSERT INTO ${quote(names.search)} (rowid, ${searchColumns(paths)}) SELECT rid, ${values} FROM ${quote(names.docs)}`);
+  }
+  record(db, schema.name, 'search', '', JSON.stringify(paths));
+  return { ...schema, search: [...paths] };
+}
+
+const searchColumns = (paths: readonly string[]) => paths.map((_, i) => `c${i}`).join(', ');
+
+function createSearchTable(db: Database, collection: string, paths: readonly string[]): void {
+  const names = tableNames(collection);
+  const table = quote(names.search);
+  const docs = quote(names.docs);
+  const columns = searchColumns(paths);
+  const values = paths.map((path) => `json_extract(NEW.doc, ${jsonPath(path)})`).join(', ');
+  const changed = paths.map((path) => `(OLD.doc -> ${jsonPath(path)}) IS NOT (NEW.doc -> ${jsonPath(path)})`).join(' OR ');
+  const insert = `INSERT INTO ${table} (rowid, ${columns}) VALUES (NEW.rid, ${values});`;
+  const trigger = (purpose: string) => quote(names.trigger(`${purpose}:search`));
+  // Trigram tokens match any substring of three or more characters, case-folded.
+  db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(${columns}, tokenize=${literal('trigram case_sensitive 0')}, content='', contentless_delete=1)`);
+  db.exec(`CREATE TRIGGER ${trigger('insert')} AFTER INSERT ON ${docs} BEGIN ${insert} END`);
+  db.exec(`CREATE TRIGGER ${trigger('update')} AFTER UPDATE OF doc ON ${docs} WHEN ${changed} BEGIN DELETE FROM ${table} WHERE rowid = OLD.rid; ${insert} END`);
+  db.exec(`CREATE TRIGGER ${trigger('delete')} AFTER DELETE ON ${docs} BEGIN DELETE FROM ${table} WHERE rowid = OLD.rid; END`);
+}
+
+/** The index's name as given to ensureIndex, from the name SQLite reports in a query plan. */
+export function declaredIndexName(collection: string, sqliteName: string): string {
+  const names = tableNames(collection);
+  if (sqliteName.startsWith(names.index(''))) return sqliteName.slice(names.index('').length);
+  if (sqliteName.startsWith(names.multikey(''))) return `${sqliteName.slice(names.multikey('').length).replace(/:(value|rid)$/, '')} (elements)`;
+  if (sqliteName.startsWith('sqlite_autoindex_')) return '_id';
+  return sqliteName;
+}

@@ -1,0 +1,76 @@
+// The REST use cases of a project-owned resource: list, create, get, update, delete within a reachable project,
+// answering wire-shaped documents that reflect the command (read-your-writes).
+import type { Context } from 'koa';
+import type { Services } from '../../services.ts';
+import { reachableProject } from '../../http/auth.ts';
+import type { ResourceActions } from '../../http/resourceRoutes.ts';
+import { pageQuery } from '../../webhooks/wire.ts';
+import { notFound } from '../errors.ts';
+import { projectResource, type ProjectResourceView } from '../projectResources.ts';
+import { parseOrThrow } from '../validation.ts';
+import type { ResourceHandlers } from './handlers.ts';
+
+export interface ResourceReads<View, Wire> {
+  /** The read model's collection. */
+  collection: string;
+  toWire(view: View): Wire;
+}
+
+/** A route's `{id}`: a positive integer, or nothing is found. */
+export const resourceIdOf = (ref: string) => (/^\d{1,12}$/.test(ref) ? Number(ref) : NaN);
+
+export function projectResourceActions<View extends ProjectResourceView, Wire>(
+  { read, runner, now }: Pick<Services, 'read' | 'runner' | 'now'>,
+  reads: ResourceReads<View, Wire>,
+  handlers: ResourceHandlers,
+) {
+  const documents = projectResource<View>(reads.collection);
+
+  const existing = async (projectId: number, ref: string): Promise<View> => {
+    const id = resourceIdOf(ref);
+    const found = Number.isSafeInteger(id) ? await documents.find(read, projectId, id) : null;
+    if (!found) throw notFound();
+    return found;
+  };
+
+  /** Answers from the read model once it has applied the command's events. */
+  const afterWrite = async (projectId: number, id: number, position: number) => {
+    await runner.waitFor(position);
+    return reads.toWire(await existing(projectId, String(id)));
+  };
+
+  const remove = handlers.remove?.bind(handlers);
+
+  return {
+    async list(ctx: Context, projectRef: string | undefined, query: Record<string, unknown>) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const page = parseOrThrow(pageQuery, query, 'Invalid query parameters');
+      return (await documents.list(read, project.id, page['pagination[offset]'], page['pagination[limit]'])).map(reads.toWire);
+    },
+
+    async create(ctx: Context, projectRef: string | undefined, body: unknown) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const { id, position } = await handlers.create(project.id, body, now());
+      return afterWrite(project.id, id, position);
+    },
+
+    async get(ctx: Context, projectRef: string | undefined, ref: string) {
+      const project = await reachableProject(ctx, read, projectRef);
+      return reads.toWire(await existing(project.id, ref));
+    },
+
+    async update(ctx: Context, projectRef: string | undefined, ref: string, body: unknown) {
+      const project = await reachableProject(ctx, read, projectRef);
+      const found = await existing(project.id, ref);
+      return afterWrite(project.id, found.id, await handlers.update(project.id, found.id, body, now()));
+    },
+
+    ...(remove && {
+      async remove(ctx: Context, projectRef: string | undefined, ref: string) {
+        const project = await reachableProject(ctx, read, projectRef);
+        const found = await existing(project.id, ref);
+        await runner.waitFor(await remove(project.id, found.id, now()));
+      },
+    }),
+  } satisfies ResourceActions;
+}

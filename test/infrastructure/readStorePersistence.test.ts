@@ -1,0 +1,93 @@
+// The embedded read store keeps what it holds across a restart: documents, indexes, checkpoints, so the service resumes instead of replaying.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSqliteReadStore } from '../../src/infrastructure/readStore/sqlite.ts';
+import { DuplicateKeyError, type Document } from '../../src/infrastructure/readStore/port.ts';
+import { searchedFields } from '../../src/composition.ts';
+import { CONTENT_ITEMS } from '../../src/content/readModel.ts';
+import { CHECKPOINTS } from '../../projections/projection.ts';
+import { newDataDir, serverEnv, startServer } from '../support/server.ts';
+import { cli } from '../support/cli.ts';
+
+const options = { searchedFields };
+const article = (id: string, title: string, tags: string[]) => ({ _id: id, projectId: 1, title, body: `<p>${title}</p>`, tags, created: `2024-03-0${id.length}T00:00:00.000Z` });
+
+describe('SQLite read store file', () => {
+  it('keeps documents, indexes, array fields, the search index and checkpoints when reopened', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'read-store-')), 'read.sqlite');
+    const first = createSqliteReadStore(file, options);
+    const items = first.collection(CONTENT_ITEMS);
+    await items.ensureIndex({ name: 'project_tags', keys: { projectId: 1, tags: 1 } });
+    await items.ensureIndex({ name: 'title', keys: { title: 1 }, unique: true });
+    await items.put(article('a', 'Budget vote tonight', ['politics', 'economy']));
+    await items.put(article('bb', 'Harbour reopens', ['travel']));
+    await first.collection(CHECKPOINTS).put({ _id: 'contentItems', position: 42 });
+    await first.close();
+
+    const second = createSqliteReadStore(file, options);
+    const reopened = second.collection<Document>(CONTENT_ITEMS);
+    expect(await reopened.findOne({ _id: 'a' })).toEqual(article('a', 'Budget vote tonight', ['politics', 'economy']));
+    expect(await second.collection(CHECKPOINTS).findOne({ _id: 'contentItems' })).toEqual({ _id: 'contentItems', position: 42 });
+    expect((await reopened.find({ projectId: 1, tags: 'travel' })).map((item) => item._id)).toEqual(['bb']);
+    expect((await reopened.find({ title: { $regex: 'VOTE', $options: 'i' } })).map((item) => item._id)).toEqual(['a']);
+    const plan = await reopened.explain!({ projectId: 1, title: { $regex: 'vote', $options: 'i' } });
+    expect(plan?.indexes).toContain('search');
+    await reopened.ensureIndex({ name: 'project_tags', keys: { projectId: 1, tags: 1 } });
+    await expect(reopened.ensureIndex({ name: 'project_tags', keys: { projectId: 1 } })).rejects.toThrow();
+    await expect(reopened.put(article('c', 'Harbour reopens', []))).rejects.toBeInstanceOf(DuplicateKeyError);
+    await second.close();
+  });
+
+  it('shows a write to another process on the same file once the writer has had a turn of the event loop', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'read-store-')), 'read.sqlite');
+    const writer = createSqliteReadStore(file, options);
+    const other = createSqliteReadStore(file, options);
+    await writer.collection(CONTENT_ITEMS).put(article('a', 'Budget vote', []));
+    // Writes are grouped into one transaction until the writer's turn ends; its own reads see them at once.
+    expect(await writer.collection(CONTENT_ITEMS).count({})).toBe(1);
+    expect(await other.collection(CONTENT_ITEMS).count({})).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await other.collection(CONTENT_ITEMS).count({})).toBe(1);
+    await Promise.all([writer.close(), other.close()]);
+  });
+});
+
+describe('service restart on the embedded read store', () => {
+  // The embedded default, whatever real servers the suite runs against.
+  const embedded = { MONGODB_URL: '', READ_STORE: 'sqlite' };
+
+  it('resumes from the saved checkpoints instead of replaying the log, and a rebuild replays it all', async () => {
+    const dataDir = newDataDir();
+    const first = await startServer({ dataDir, env: embedded });
+    const ids: string[] = [];
+    for (const title of ['Rivers rise', 'Bridge closed', 'Ferry resumes']) {
+      const created = await first.request('POST', '/v1/projects/1/content', { body: { title, body: `<p>${title}.</p>` } });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    await first.stop();
+
+    // Behind the service's back: one document goes, the checkpoints stay. A replay from position 0 would bring it back.
+    const store = createSqliteReadStore(path.join(dataDir, 'read.sqlite'), options);
+    expect((await store.collection<{ _id: string; position: number }>(CHECKPOINTS).findOne({ _id: 'contentItems' }))?.position).toBeGreaterThan(0);
+    await store.collection(CONTENT_ITEMS).deleteOne(ids[0]!);
+    await store.close();
+
+    const second = await startServer({ dataDir, env: embedded });
+    expect((await second.request('GET', `/v1/projects/1/content/${ids[0]}`)).status).toBe(404);
+    expect((await second.request('GET', `/v1/projects/1/content/${ids[1]}`)).status).toBe(200);
+    expect((await second.request('POST', '/v1/projects/1/content', { body: { title: 'Later', body: '<p>Later.</p>' } })).status).toBe(201);
+    expect((await second.request('GET', '/v1/projects/1/content?filter[title]=ferry')).body.map((item: { id: string }) => item.id)).toEqual([ids[2]]);
+    await second.stop();
+
+    const rebuilt = await cli(serverEnv(dataDir, embedded), 'projections', 'rebuild', 'contentItems');
+    expect(rebuilt.stdout).toMatch(/contentItems: rebuilt to position \d+ \(4 contentItems\); equal to the read model before the rebuild: no/);
+
+    const third = await startServer({ dataDir, env: embedded });
+    expect((await third.request('GET', `/v1/projects/1/content/${ids[0]}`)).status).toBe(200);
+    expect((await third.request('GET', '/v1/projects/1/content?pagination[limit]=10')).body).toHaveLength(4);
+    await third.stop();
+  });
+});
