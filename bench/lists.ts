@@ -28,6 +28,7 @@ interface Sample {
   source_id: string;
   source_url: string;
   title: string;
+  body: string;
 }
 
 /** One kind of request: its path, given the n-th request and a sample of real items to vary over. */
@@ -40,7 +41,12 @@ interface Scenario {
 const CONTENT = '/v1/projects/1/content';
 const page = 'pagination[limit]=10';
 const pick = (sample: Sample[], n: number) => sample[n % sample.length]!;
-const words = (text: string, n: number) => text.split(' ').slice(n % 3, (n % 3) + 2).join(' ');
+/** Two neighbouring words of a text, as a reader would search for it. */
+const words = (text: string, n: number) => {
+  const all = text.replace(/<[^>]*>/g, ' ').split(/\s+/).filter(Boolean);
+  const at = (n * 7) % Math.max(1, all.length - 1);
+  return all.slice(at, at + 2).join(' ');
+};
 const iso = (date: Date) => encodeURIComponent(date.toISOString());
 
 function scenarios(total: number, newest: Date, oldest: Date): Scenario[] {
@@ -53,7 +59,7 @@ function scenarios(total: number, newest: Date, oldest: Date): Scenario[] {
     list('filter[source_id]', (n, s) => `filter[source_id]=${pick(s, n).source_id}`),
     list('filter[source_url]', (n, s) => `filter[source_url]=${encodeURIComponent(pick(s, n).source_url)}`),
     list('filter[title] (two words of a title)', (n, s) => `filter[title]=${encodeURIComponent(words(pick(s, n).title, n))}`),
-    list('filter[body] (a phrase)', (n) => `filter[body]=${encodeURIComponent(['river rose', 'the market', 'council budget', 'harbour'][n % 4]!)}`),
+    list('filter[body] (two words of a body)', (n, s) => `filter[body]=${encodeURIComponent(words(pick(s, n).body, n))}`),
     list('filter[published]=true', () => 'filter[published]=true'),
     list('filter[video_published]=true', () => 'filter[video_published]=true'),
     list('filter[statuses][]=error', () => 'filter[statuses][]=error'),

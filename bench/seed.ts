@@ -31,9 +31,37 @@ function prng(seed: number) {
   };
 }
 
-const WORDS = ('council budget river bridge school season coach players harbour election minister festival museum ' +
+const FUNCTION_WORDS = 'the of and to in a is that for on with as was at by from it his her their'.split(' ');
+const NEWS_WORDS = ('council budget river bridge school season coach players harbour election minister festival museum ' +
   'weather storm farmers market prices housing tenants library volunteers hospital nurses railway station ' +
   'opening delayed announced residents community report evening morning district plans funding').split(' ');
+const SYLLABLES = 'ka lo mi ne ru sa te vi do pa ri mo lu be ta si no re ga fi ho ze du ple stra cor ven mar tol'.split(' ');
+
+/**
+ * Words ranked as in real text: function words first, then news words, then 5,000 made-up words; a
+ * word is drawn with a probability falling as 1/rank (Zipf), so searches meet common and rare text.
+ */
+function vocabulary(random: () => number) {
+  const invented = new Set<string>();
+  while (invented.size < 5_000) {
+    invented.add(Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''));
+  }
+  const words = [...FUNCTION_WORDS, ...NEWS_WORDS, ...invented];
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let rank = 1; rank <= words.length; rank++) cumulative.push((total += 1 / rank));
+  return () => {
+    const target = random() * total;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle]! < target) low = middle + 1;
+      else high = middle;
+    }
+    return words[low]!;
+  };
+}
 const AUTHORS = ['News Desk', 'Ana Silva', 'Bo Chen', 'Chris Okafor', 'Dana Levi'];
 
 /** What happened to an item after it was created: most are narrated and published, some wait or failed. */
@@ -47,8 +75,7 @@ interface SeedItem {
 }
 
 /** An article as a publisher sends it: title, 2–5 paragraphs of HTML, tags, author, its own post id and URL. */
-function article(random: () => number, index: number, created: Date): SeedItem {
-  const pick = () => WORDS[Math.floor(random() * WORDS.length)]!;
+function article(random: () => number, pick: () => string, index: number, created: Date): SeedItem {
   const sentence = () => {
     const words = Array.from({ length: 8 + Math.floor(random() * 10) }, pick);
     return `${words[0]![0]!.toUpperCase()}${words.join(' ').slice(1)}.`;
@@ -62,7 +89,7 @@ function article(random: () => number, index: number, created: Date): SeedItem {
     source_id: `seed-${index}`,
     source_url: `https://news.example.com/${created.getUTCFullYear()}/story-${index}`,
     author: AUTHORS[index % AUTHORS.length],
-    tags: [pick(), pick()],
+    tags: [NEWS_WORDS[index % NEWS_WORDS.length]!, NEWS_WORDS[(index * 7) % NEWS_WORDS.length]!],
     published: random() < 0.8,
     video_published: random() < 0.1,
     ...(random() < 0.9 ? { publish_date: new Date(created.getTime() + 30 * MINUTE).toISOString() } : {}),
@@ -137,11 +164,12 @@ async function seedItem(store: EventStore, handlers: ContentHandlers, item: Seed
 
 async function seed(store: EventStore, handlers: ContentHandlers, count: number, batch: number) {
   const random = prng(42);
+  const pick = vocabulary(random);
   const first = Date.now() - count * MINUTE;
   const started = performance.now();
   for (let from = 0; from < count; from += batch) {
     // A batch of items in flight at once: with a remote event store the round trips overlap.
-    const items = Array.from({ length: Math.min(batch, count - from) }, (_, i) => article(random, from + i, new Date(first + (from + i) * MINUTE)));
+    const items = Array.from({ length: Math.min(batch, count - from) }, (_, i) => article(random, pick, from + i, new Date(first + (from + i) * MINUTE)));
     await Promise.all(items.map((item) => seedItem(store, handlers, item, random)));
     const done = from + items.length;
     process.stdout.write(`\r  ${done} / ${count} items, ${Math.round(done / ((performance.now() - started) / 1000))} items/s`);

@@ -14,3 +14,22 @@ export async function projectInMemory(projection: Projection, events: RecordedEv
   }
   return read;
 }
+
+export interface ReadAfterWrite {
+  runner: { waitFor(position: number): Promise<boolean> };
+  events: { readStream(stream: string): Promise<RecordedEvent[]> };
+  read: ReadStore;
+}
+
+/**
+ * Read-your-writes for one stream: the shared read model once it has applied `position` (the runner bounds that
+ * wait), else what the stream's own events give through the same projection in memory.
+ */
+export async function readAfterWrite<T>(
+  { runner, events, read }: ReadAfterWrite,
+  write: { position: number; stream: string; projection: Projection },
+  find: (read: ReadStore) => Promise<T | null>,
+): Promise<T | null> {
+  const caughtUp = await runner.waitFor(write.position);
+  return (caughtUp ? await find(read) : null) ?? find(await projectInMemory(write.projection, await events.readStream(write.stream)));
+}

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, RecordedEvent, Subscription } from '../src/infrastructure/eventStore/port.ts';
 import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
-import { describeFailure, failureKind } from './failures.ts';
+import { describeFailure, failureKind } from '../src/shared/failures.ts';
 import { CHECKPOINTS, type Projection } from './projection.ts';
 import { QUARANTINE_STREAM, openEntries, type QuarantineEntry, type QuarantineRetryRequested } from './quarantine.ts';
 import { openQuarantineLog } from './quarantineLog.ts';

@@ -10,7 +10,7 @@ import { findContent, listContent, type ContentItemView } from './readModel.ts';
 import { contentToWire, parseListQuery, type Detail } from './wire.ts';
 import { contentStream } from './events.ts';
 import { contentItemsProjection } from '../../projections/contentItems.ts';
-import { projectInMemory } from '../../projections/inMemory.ts';
+import { readAfterWrite } from '../../projections/inMemory.ts';
 
 export type ContentActions = ReturnType<typeof contentActions>;
 
@@ -27,13 +27,11 @@ export function contentActions({ events, read, runner, content, now, publicBaseU
    * the item's own stream put through the same projection in memory, which is what the read model will show.
    */
   const afterWrite = async (ctx: Context, projectId: number, contentId: string, position: number, detail: Detail) => {
-    const caughtUp = await runner.waitFor(position);
-    const item = (caughtUp ? await findContent(read, projectId, contentId) : null) ?? (await fromOwnStream(projectId, contentId));
+    const write = { position, stream: contentStream(contentId), projection: contentItemsProjection };
+    const item = await readAfterWrite({ runner, events, read }, write, (store) => findContent(store, projectId, contentId));
     if (!item) throw notFound();
     return contentToWire(item, detail, baseUrl(ctx));
   };
-  const fromOwnStream = async (projectId: number, contentId: string) =>
-    findContent(await projectInMemory(contentItemsProjection, await events.readStream(contentStream(contentId))), projectId, contentId);
   const baseUrl = (ctx: Context) => baseUrlOf(ctx, publicBaseUrl);
 
   return {

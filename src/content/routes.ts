@@ -3,7 +3,8 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { rawQuery } from '../http/query.ts';
 import { parseOrThrow } from '../shared/validation.ts';
-import type { ContentActions } from './actions.ts';
+import { contentActions, type ContentActions } from './actions.ts';
+import type { Capability } from '../http/capability.ts';
 import { detailQuery } from './wire.ts';
 
 const detailOf = (ctx: Context) => parseOrThrow(detailQuery, rawQuery(ctx), 'Invalid query parameters');
@@ -40,3 +41,5 @@ export function contentRoutes(router: Router, content: ContentActions) {
     ctx.status = 204;
   });
 }
+
+export const contentCapability: Capability = { routes: (router, services) => contentRoutes(router, contentActions(services)) };

@@ -13,6 +13,10 @@ import type { GenerationActivities, GenerationInput } from './lifecycle.ts';
 import { planGeneration } from './plan.ts';
 import { renderVariant, type RenderDeps, type RenderedVariant } from './render.ts';
 import { contentSourceOf, projectSettingsOf } from './source.ts';
+import { MediaError, type MediaFailure } from '../media/errors.ts';
+
+/** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
+const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects']);
 
 export interface GenerationDeps extends RenderDeps {
   events: EventStore;
@@ -72,6 +76,11 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
         const audio = [...(await files(input, 'article', article)), ...(summary ? await files(input, 'summary', summary) : [])];
         const media: GeneratedMedia = { audio, video: [], segments: article.segments, summarySegments: summary?.segments ?? [], duration: article.durationMs };
         return { kind: 'media', media, published: source.fields.published ?? project.autoPublishEnabled };
+      } catch (error) {
+        // A failed attempt leaves no files behind; a fetch the address rule refused fails the same way every time.
+        await rm(dir, { recursive: true, force: true });
+        if (error instanceof MediaError && PERMANENT_MEDIA_FAILURES.has(error.reason)) throw ApplicationFailure.nonRetryable(error.message);
+        throw error;
       } finally {
         clearInterval(beating);
       }

@@ -2,6 +2,7 @@
 import type { Context, Next } from 'koa';
 import { AppError, httpStatusOf } from '../shared/errors.ts';
 import { isStorageFull } from '../shared/storageFull.ts';
+import { failureKind } from '../shared/failures.ts';
 
 const reasons: Record<number, string> = {
   400: 'Bad Request',
@@ -9,6 +10,7 @@ const reasons: Record<number, string> = {
   405: 'Method Not Allowed',
   413: 'Request body too large',
   415: 'Unsupported Media Type',
+  503: 'Service Unavailable',
   507: 'Insufficient Storage',
 };
 
@@ -33,6 +35,13 @@ export function errorHandler(log: (message: string) => void) {
         // Nothing was written (the store's transaction rolled back): the client may retry once there is room.
         log(`disk full on ${ctx.method} ${ctx.path}: ${error instanceof Error ? error.message : String(error)}`);
         sendError(ctx, 507, reasons[507]!);
+        return;
+      }
+      if (failureKind(error) === 'unavailable') {
+        // A store or server the service depends on is away: nothing about the request is wrong, so it may be retried.
+        log(`store unavailable on ${ctx.method} ${ctx.path}: ${error instanceof Error ? error.message : String(error)}`);
+        ctx.set('Retry-After', '5');
+        sendError(ctx, 503, reasons[503]!);
         return;
       }
       if (error instanceof URIError) {

@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
 import { sendError } from './errors.ts';
+import type { Capability } from './capability.ts';
 
 const contentTypes: Record<string, string> = {
   '.mp3': 'audio/mpeg',
@@ -62,3 +63,5 @@ function parseRange(header: string, size: number): { start: number; end: number 
   const end = match[1] === '' || match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
   return start > end || start >= size ? 'unsatisfiable' : { start, end };
 }
+
+export const mediaCapability: Capability = { publicRoutes: (services) => [mediaFiles(services.mediaDir)] };

@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type Koa from 'koa';
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { sendError } from '../http/errors.ts';
 import { openApiJson } from './document.ts';
+import type { Capability } from '../http/capability.ts';
 
 const DOCUMENT_PATH = '/v1/openapi.json';
 const DOCS_PATH = '/v1/docs';
@@ -76,7 +76,7 @@ function answer(ctx: Context, type: string, body: string | Buffer, cacheControl:
 }
 
 /** Mounts the document and the docs page; goes after the error handler and before route matching and authentication. */
-export function mountApiDocs(app: Koa): void {
+export function apiDocs(): Middleware {
   const document = openApiJson();
   const files = new Map<string, Promise<Buffer>>();
   const asset = (name: string) => {
@@ -84,7 +84,7 @@ export function mountApiDocs(app: Koa): void {
     return files.get(name)!;
   };
 
-  app.use(async function apiDocs(ctx: Context, next: Next) {
+  return async function serveApiDocs(ctx: Context, next: Next) {
     if (ctx.path !== DOCUMENT_PATH && ctx.path !== DOCS_PATH && !ctx.path.startsWith(`${DOCS_PATH}/`)) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -101,5 +101,7 @@ export function mountApiDocs(app: Koa): void {
     const type = Object.hasOwn(assets, name) ? assets[name] : undefined;
     if (!type) return sendError(ctx, 404, 'Not Found');
     return answer(ctx, type, await asset(name), 'public, max-age=86400');
-  });
+  };
 }
+
+export const apiDocsCapability: Capability = { publicRoutes: () => [apiDocs()] };

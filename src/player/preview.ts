@@ -1,7 +1,6 @@
 // The preview page at /v1/projects/{p}/player/preview/{id}: one item read aloud with its segments, for editors.
 import { createHash } from 'node:crypto';
-import type Koa from 'koa';
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Services } from '../services.ts';
 import { sendError } from '../http/errors.ts';
 import { rawQuery } from '../http/query.ts';
@@ -35,13 +34,13 @@ const HEADERS = {
 };
 
 /**
- * Mounts the preview page; goes before the player-data routes, whose path it shares. Public like player
+ * The preview page's handler; goes before the player-data routes, whose path it shares. Public like player
  * data: the item must be one that `by_content_id` with the same query would show, else the answer is 404.
  */
-export function mountPreview(app: Koa, services: Services): void {
+export function previewPage(services: Services): Middleware {
   const player = playerActions(services);
 
-  app.use(async function previewPage(ctx: Context, next: Next) {
+  return async function servePreview(ctx: Context, next: Next) {
     const match = PREVIEW_PATH.exec(ctx.path);
     if (!match) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -61,5 +60,5 @@ export function mountPreview(app: Koa, services: Services): void {
     ctx.set(HEADERS);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = PAGE;
-  });
+  };
 }

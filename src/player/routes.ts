@@ -1,12 +1,13 @@
 // The public player-data routes under /v1/projects/{p}/player/: no API key, open to every origin, cached by HTTP caches.
-import type Koa from 'koa';
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Services } from '../services.ts';
 import { rawQuery } from '../http/query.ts';
 import { baseUrlOf, openToAnyOrigin } from '../http/public.ts';
 import { AppError, notFound } from '../shared/errors.ts';
 import { playerActions } from './actions.ts';
 import { embeddableFrom } from './embedSettings.ts';
+import { previewPage } from './preview.ts';
+import type { Capability } from '../http/capability.ts';
 import { lookupRoutes, parseIdentifiers, parsePlayerQuery, type Identifier } from './query.ts';
 
 const PLAYER_PATH = /^\/v1\/projects\/([^/]+)\/player(?:\/(.*))?$/;
@@ -57,13 +58,12 @@ function originHost(ctx: Context): string | null {
 }
 
 /**
- * Mounts player data on the app. Goes after the error handler and before route matching and
- * authentication, so these routes need no key and keep the error shape.
+ * The player-data handler: public, so it runs before route matching and authentication and needs no key.
  */
-export function mountPlayer(app: Koa, services: Services): void {
+export function playerData(services: Services): Middleware {
   const player = playerActions(services);
 
-  app.use(async function playerData(ctx: Context, next: Next) {
+  return async function servePlayerData(ctx: Context, next: Next) {
     const match = PLAYER_PATH.exec(ctx.path);
     if (!match) return next();
     if (!openToAnyOrigin(ctx)) return;
@@ -83,5 +83,8 @@ export function mountPlayer(app: Koa, services: Services): void {
     }
     ctx.type = 'application/json';
     ctx.body = answer.body;
-  });
+  };
 }
+
+/** The preview page first: its path lies under the player's. */
+export const playerCapability: Capability = { publicRoutes: (services) => [previewPage(services), playerData(services)] };

@@ -1,7 +1,7 @@
 // The podcast routes: settings under /v1 (with a key), and the public feeds and transcripts (no key, open to every origin).
-import type Koa from 'koa';
 import type Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
+import type { Capability } from '../http/capability.ts';
 import type { Services } from '../services.ts';
 import { etagOf } from '../player/actions.ts';
 import { PUBLIC_CACHE_CONTROL, notModified } from '../player/routes.ts';
@@ -39,15 +39,9 @@ function publicAnswer(podcasts: PodcastActions, ctx: Context, baseUrl: string): 
   return null;
 }
 
-/**
- * Mounts the podcast settings routes on the router and the public feeds on the app. Call it after the
- * error handler and before route matching and authentication, like the player.
- */
-export function mountPodcasts(app: Koa, router: Router, services: Services): void {
+function podcastFeeds(services: Services): Middleware {
   const podcasts = podcastActions(services);
-  settingsRoutes(router, podcasts);
-
-  app.use(async function podcastFeeds(ctx: Context, next: Next) {
+  return async function serveFeeds(ctx: Context, next: Next) {
     const baseUrl = baseUrlOf(ctx, services.publicBaseUrl);
     const answer = publicAnswer(podcasts, ctx, baseUrl);
     if (!answer) return next();
@@ -63,5 +57,11 @@ export function mountPodcasts(app: Koa, router: Router, services: Services): voi
     }
     ctx.type = ctx.path.endsWith('.vtt') ? 'text/vtt; charset=utf-8' : 'application/rss+xml; charset=utf-8';
     ctx.body = body;
-  });
+  };
 }
+
+/** Settings behind a key; feeds and transcripts public, like the player. */
+export const podcastCapability: Capability = {
+  routes: (router, services) => settingsRoutes(router, podcastActions(services)),
+  publicRoutes: (services) => [podcastFeeds(services)],
+};

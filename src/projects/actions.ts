@@ -7,7 +7,10 @@ import { contentStatsOf } from '../content/readModel.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../content/wire.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { queryInt } from '../shared/wireSchemas.ts';
-import type { SettingsResource } from './events.ts';
+import { projectStream, type SettingsResource } from './events.ts';
+import { projectsProjection } from '../../projections/projects.ts';
+import { readAfterWrite } from '../../projections/inMemory.ts';
+import { notFound } from '../shared/errors.ts';
 import { findProject, listProjects, type ProjectView } from './readModel.ts';
 import { projectToWire, settingsToWire } from './wire.ts';
 
@@ -18,12 +21,16 @@ const pageQuery = z.object({
 
 export type ProjectActions = ReturnType<typeof projectActions>;
 
-export function projectActions({ read, runner, projects, now }: Services) {
+export function projectActions({ events, read, runner, projects, now }: Services) {
   const toWire = async (project: ProjectView) => projectToWire(project, await contentStatsOf(read, project.id));
-  const reread = async (projectId: number, position: number) => {
-    await runner.waitFor(position);
-    return toWire((await findProject(read, projectId))!);
+  /** The project as the command left it (read-your-writes, bounded: see readAfterWrite). */
+  const afterWrite = async (projectId: number, position: number) => {
+    const write = { position, stream: projectStream(projectId), projection: projectsProjection };
+    const project = await readAfterWrite({ runner, events, read }, write, (store) => findProject(store, projectId));
+    if (!project) throw notFound();
+    return project;
   };
+  const reread = async (projectId: number, position: number) => toWire(await afterWrite(projectId, position));
 
   return {
     /** An organization key lists its organization's projects; a project key sees its own project. */
@@ -60,8 +67,7 @@ export function projectActions({ read, runner, projects, now }: Services) {
 
     async updateSettings(ctx: Context, projectRef: string | undefined, resource: SettingsResource, body: unknown) {
       const project = await reachableProject(ctx, read, projectRef);
-      await runner.waitFor(await projects.updateSettings(project.id, resource, body, now()));
-      return settingsToWire((await findProject(read, project.id))!, resource);
+      return settingsToWire(await afterWrite(project.id, await projects.updateSettings(project.id, resource, body, now())), resource);
     },
 
     async remove(ctx: Context, projectRef: string | undefined) {

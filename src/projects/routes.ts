@@ -1,7 +1,8 @@
 // The /v1 project routes: list, create, get, update, delete, and the project's settings resources.
 import type Router from '@koa/router';
 import { rawQuery } from '../http/query.ts';
-import type { ProjectActions } from './actions.ts';
+import { projectActions, type ProjectActions } from './actions.ts';
+import type { Capability } from '../http/capability.ts';
 import type { SettingsResource } from './events.ts';
 
 const settingsPaths: Record<SettingsResource, string> = { player: 'player_settings', video: 'video_settings', embed: 'embed_settings' };
@@ -38,3 +39,5 @@ export function projectRoutes(router: Router, projects: ProjectActions) {
     });
   }
 }
+
+export const projectCapability: Capability = { routes: (router, services) => projectRoutes(router, projectActions(services)) };

@@ -2,6 +2,7 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { Services } from '../services.ts';
+import type { Capability } from '../http/capability.ts';
 import { reachableProject } from '../http/auth.ts';
 import { rawQuery } from '../http/query.ts';
 import { parseOrThrow } from '../shared/validation.ts';
@@ -31,3 +32,5 @@ export function voiceRoutes(router: Router, { voices, read }: Services) {
     ctx.body = voices.voices.filter((voice) => speaks(voice, base)).map(voiceToWire);
   });
 }
+
+export const voiceCapability: Capability = { routes: voiceRoutes };

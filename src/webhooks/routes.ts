@@ -2,7 +2,8 @@
 import type Router from '@koa/router';
 import { rawQuery } from '../http/query.ts';
 import { projectResourceRoutes } from '../http/resourceRoutes.ts';
-import type { WebhookActions } from './actions.ts';
+import { webhookActions, type WebhookActions } from './actions.ts';
+import type { Capability } from '../http/capability.ts';
 
 export function webhookRoutes(router: Router, webhooks: WebhookActions) {
   projectResourceRoutes(router, 'webhooks', webhooks);
@@ -15,3 +16,5 @@ export function webhookRoutes(router: Router, webhooks: WebhookActions) {
     ctx.body = await webhooks.deliveries(ctx, ctx.params.projectId, ctx.params.id!, rawQuery(ctx));
   });
 }
+
+export const webhookCapability: Capability = { routes: (router, services) => webhookRoutes(router, webhookActions(services)) };

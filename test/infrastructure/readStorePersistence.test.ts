@@ -89,5 +89,5 @@ describe('service restart on the embedded read store', () => {
     expect((await third.request('GET', `/v1/projects/1/content/${ids[0]}`)).status).toBe(200);
     expect((await third.request('GET', '/v1/projects/1/content?pagination[limit]=10')).body).toHaveLength(4);
     await third.stop();
-  });
+  }, 120_000);
 });

@@ -32,9 +32,9 @@ describe('player data of items not yet processed', () => {
     expect((await player(`by_content_id/${item.id}`, 'HEAD')).status).toBe(404);
   });
 
-  it('answers 404 for projects that do not exist, without a key and without counting against a rate limit', async () => {
+  it('answers 404 for projects that do not exist, without a key, under the per-address limit of public routes', async () => {
     const reply = await server.request('GET', '/v1/projects/999/player/by_source_id/x', { key: null });
     expect(reply.status).toBe(404);
-    expect(reply.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(reply.headers.get('x-ratelimit-limit')).toBe(server.env.RATE_LIMIT_PUBLIC);
   });
 });

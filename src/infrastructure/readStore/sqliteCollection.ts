@@ -1,7 +1,7 @@
 // What the SQLite read store does with one collection, as synchronous steps on a connection; sqlite.ts decides which connection and when it commits.
 import { SqliteError, type Database, type Statement } from 'better-sqlite3';
 import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan } from './port.ts';
-import { translate } from './sqliteQuery.ts';
+import { translate, type SearchCandidates } from './sqliteQuery.ts';
 import { bound, keyColumn, quote, tableNames } from './sqliteNames.ts';
 import { createCollection, createIndex, declaredIndexName, markMultikey, recreateCollection, setSearch, type CollectionSchema, type Schema } from './sqliteSchema.ts';
 
@@ -14,6 +14,8 @@ export interface Scope {
 
 /** Documents fetched per statement: their row ids go in as one JSON array. */
 const FETCH_CHUNK = 500;
+/** Search candidates worth a list: beyond it, a common text is found sooner by reading documents in order. */
+const SEARCH_CANDIDATES = 2_000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -25,6 +27,10 @@ function valueAt(document: Document, path: string): unknown {
 }
 
 const sameKeys = (a: IndexSpec, b: IndexSpec) => JSON.stringify(a.keys) === JSON.stringify(b.keys);
+
+/** Key values as SQLite returns them and as `bound` makes them: blobs compare by bytes. */
+const sameKey = (stored: unknown, value: unknown) =>
+  Buffer.isBuffer(stored) && Buffer.isBuffer(value) ? stored.equals(value) : stored === value;
 
 const emptySchema = (name: string): CollectionSchema => ({ name, paths: [], multikey: new Set(), indexes: new Map(), search: [] });
 
@@ -53,11 +59,24 @@ export function collectionSteps<T extends Document>(name: string, searched: read
     }
   };
 
-  const pageQuery = (schema: CollectionSchema, filter: Filter, options: FindOptions) => {
-    const query = translate(schema, filter, options.sort);
+  /**
+   * At most SEARCH_CANDIDATES ids from the search index; more means the text is common, and the
+   * documents in the query's order hold a page of matches soon enough.
+   */
+  const candidates = (scope: Scope): SearchCandidates => (column, text) => {
+    const search = quote(names.search);
+    const phrase = `c${column} : "${text.replaceAll('"', '""')}"`;
+    const ids = scope.prepare(`SELECT rowid FROM ${search} WHERE ${search} MATCH ? LIMIT ${SEARCH_CANDIDATES + 1}`).pluck().all(phrase) as number[];
+    return ids.length > SEARCH_CANDIDATES ? null : ids;
+  };
+
+  const translated = (scope: Scope, schema: CollectionSchema, filter: Filter, sort?: FindOptions['sort']) => translate(schema, filter, sort, candidates(scope));
+
+  const pageQuery = (scope: Scope, schema: CollectionSchema, filter: Filter, options: FindOptions) => {
+    const query = translated(scope, schema, filter, options.sort);
     // A limit of 0 means no limit, as in MongoDB.
     const params = { ...query.params, limit: options.limit || -1, offset: options.skip ?? 0 };
-    return { sql: `SELECT k.rid ${query.from}${query.orderBy} LIMIT @limit OFFSET @offset`, params };
+    return { sql: `SELECT k.rid ${query.from}${query.orderBy} LIMIT @limit OFFSET @offset`, params, searched: query.searched };
   };
 
   /** Ids first, documents after: skipped rows and sorts never carry a document. */
@@ -74,16 +93,21 @@ export function collectionSteps<T extends Document>(name: string, searched: read
     return rids.map((rid) => JSON.parse(found.get(rid)!) as T);
   };
 
-  const putStatements = new WeakMap<CollectionSchema, string>();
-  const putSql = (schema: CollectionSchema) => {
-    const known = putStatements.get(schema);
-    if (known) return known;
-    const columns = schema.paths.map((path) => quote(keyColumn(path)));
-    const updates = columns.length > 0 ? columns.map((column) => `${column} = excluded.${column}`).join(', ') : '_id = excluded._id';
-    const placeholders = columns.map(() => ', ?').join('');
-    const sql = `INSERT INTO ${quote(names.keys)} (_id${columns.map((column) => `, ${column}`).join('')}) VALUES (?${placeholders}) ON CONFLICT (_id) DO UPDATE SET ${updates} RETURNING rid`;
-    putStatements.set(schema, sql);
-    return sql;
+  const columnsOf = (paths: readonly string[]) => paths.map((path) => quote(keyColumn(path)));
+
+  /** The key row of a new document; `rid` is the documents table's row too. */
+  const insertKeys = (scope: Scope, schema: CollectionSchema, id: string, keys: unknown[]): number => {
+    const columns = columnsOf(schema.paths).map((column) => `, ${column}`).join('');
+    const sql = `INSERT INTO ${quote(names.keys)} (_id${columns}) VALUES (?${keys.map(() => ', ?').join('')}) RETURNING rid`;
+    return scope.prepare(sql).pluck().get(id, ...keys) as number;
+  };
+
+  /** Only the key columns whose value changed: every other index of the collection is left as it is. */
+  const updateKeys = (scope: Scope, schema: CollectionSchema, rid: number, before: unknown[], keys: unknown[]): void => {
+    const changed = keys.flatMap((value, i) => (sameKey(before[i], value) ? [] : [i]));
+    if (changed.length === 0) return;
+    const assignments = changed.map((i) => `${quote(keyColumn(schema.paths[i]!))} = ?`).join(', ');
+    scope.prepare(`UPDATE ${quote(names.keys)} SET ${assignments} WHERE rid = ?`).run(...changed.map((i) => keys[i]), rid);
   };
 
   return {
@@ -95,14 +119,14 @@ export function collectionSteps<T extends Document>(name: string, searched: read
         const rid = scope.prepare(`SELECT rid FROM ${quote(names.keys)} WHERE _id = ?`).pluck().get(filter._id) as number | undefined;
         return rid === undefined ? [] : fetch(scope, [rid]);
       }
-      const { sql, params } = pageQuery(schema, filter, options);
+      const { sql, params } = pageQuery(scope, schema, filter, options);
       return fetch(scope, scope.prepare(sql).pluck().all(params) as number[]);
     },
 
     count(scope: Scope, filter: Filter): number {
       const schema = scope.schema.get(name);
       if (!schema) return 0;
-      const query = translate(schema, filter);
+      const query = translated(scope, schema, filter);
       return scope.prepare(`SELECT count(*) ${query.from}`).pluck().get(query.params) as number;
     },
 
@@ -114,8 +138,17 @@ export function collectionSteps<T extends Document>(name: string, searched: read
       }
       // Key values are encoded here as keyExpression encodes them in SQL when a column is added to a filled table.
       const keys = schema.paths.map((path) => bound(valueAt(document, path) ?? null));
-      const rid = translatingDuplicates(() => scope.prepare(putSql(schema)).pluck().get(document._id, ...keys));
-      scope.prepare(`INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET doc = excluded.doc`).run(rid, JSON.stringify(document));
+      const columns = ['rid', ...columnsOf(schema.paths)].join(', ');
+      const existing = scope.prepare(`SELECT ${columns} FROM ${quote(names.keys)} WHERE _id = ?`).raw().get(document._id) as unknown[] | undefined;
+      const json = JSON.stringify(document);
+      if (existing) {
+        const rid = existing[0] as number;
+        translatingDuplicates(() => updateKeys(scope, schema, rid, existing.slice(1), keys));
+        scope.prepare(`UPDATE ${quote(names.docs)} SET doc = ? WHERE rid = ?`).run(json, rid);
+      } else {
+        const rid = translatingDuplicates(() => insertKeys(scope, schema, document._id, keys));
+        scope.prepare(`INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`).run(rid, json);
+      }
     },
 
     deleteOne(scope: Scope, id: string): void {
@@ -141,9 +174,9 @@ export function collectionSteps<T extends Document>(name: string, searched: read
     },
 
     explain(scope: Scope, filter: Filter, options: FindOptions = {}): QueryPlan {
-      const { sql, params } = pageQuery(scope.schema.get(name) ?? emptySchema(name), filter, options);
+      const { sql, params, searched } = pageQuery(scope, scope.schema.get(name) ?? emptySchema(name), filter, options);
       const details = (scope.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
-      return planOf(name, details);
+      return planOf(name, searched ? ['SEARCH the search index for candidates', ...details] : details);
     },
   };
 }
@@ -156,9 +189,9 @@ function planOf(collection: string, details: string[]): QueryPlan {
   for (const detail of details) {
     const index = /USING (?:COVERING )?INDEX (\S+)/.exec(detail);
     if (index) indexes.add(declaredIndexName(collection, index[1]!));
+    if (detail.startsWith('SEARCH the search index')) indexes.add('search');
     const scanned = /^SCAN (\S+)/.exec(detail)?.[1];
-    if (scanned === names.search) indexes.add('search');
-    else if (scanned && (['k', 'd', names.keys, names.docs].includes(scanned) || scanned.startsWith(names.multikey('')))) fullScan = true;
+    if (scanned && (['k', 'd', names.keys, names.docs].includes(scanned) || scanned.startsWith(names.multikey('')))) fullScan = true;
   }
   return { indexes: [...indexes], fullScan, planner: 'sqlite', detail: details.join('; ') };
 }

@@ -10,7 +10,16 @@ export interface SqlQuery {
   orderBy: string;
   /** Named parameters (`@p0`, `@p1`, …), so conditions can be assembled in any order. */
   params: Record<string, unknown>;
+  /** Whether the search index narrowed a `$regex` to its candidates. */
+  searched: boolean;
 }
+
+/**
+ * The ids of the documents whose searched field (column `c<n>` of the search index) may contain the
+ * text, or null when there are so many that reading the documents in the query's order finds a page
+ * sooner than listing them all.
+ */
+export type SearchCandidates = (column: number, text: string) => number[] | null;
 
 /** Where a field's values are read: its key column, its element table (arrays), or the JSON document itself. */
 type Source = { kind: 'column'; column: string } | { kind: 'elements'; column: string; table: string } | { kind: 'document'; path: string };
@@ -22,10 +31,11 @@ const REGEX_FLAGS = /^[imsu]*$/;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 
-export function translate(schema: CollectionSchema, filter: Filter, sort: Sort = {}): SqlQuery {
+export function translate(schema: CollectionSchema, filter: Filter, sort: Sort = {}, candidates?: SearchCandidates): SqlQuery {
   const names = tableNames(schema.name);
   const params: Record<string, unknown> = {};
   let usesDocument = false;
+  let searched = false;
 
   const param = (value: unknown) => {
     const name = `p${Object.keys(params).length}`;
@@ -95,10 +105,13 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
     const literal = regexLiteral(pattern);
     const conditions: string[] = [];
     const searchColumn = schema.search.indexOf(path);
-    if (literal?.kind === 'contains' && searchColumn >= 0 && [...literal.text].length >= MIN_SEARCH_LENGTH) {
+    if (candidates && literal?.kind === 'contains' && searchColumn >= 0 && [...literal.text].length >= MIN_SEARCH_LENGTH) {
       // The trigram index narrows to candidates (case-folded, so a superset); the regular expression decides.
-      const phrase = `c${searchColumn} : "${literal.text.replaceAll('"', '""')}"`;
-      conditions.push(`k.rid IN (SELECT rowid FROM ${quote(names.search)} WHERE ${quote(names.search)} MATCH ${param(phrase)})`);
+      const found = candidates(searchColumn, literal.text);
+      if (found) {
+        searched = true;
+        conditions.push(`k.rid IN (SELECT value FROM json_each(${param(JSON.stringify(found))}))`);
+      }
     }
     const prefixRange = literal?.kind === 'prefix' && !flags.includes('i') && !flags.includes('m') && literal.text !== '';
     conditions.push(
@@ -162,5 +175,5 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
 
   const join = usesDocument ? ` JOIN ${quote(names.docs)} AS d ON d.rid = k.rid` : '';
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-  return { from: `FROM ${quote(names.keys)} AS k${join}${where}`, orderBy: orderBy && ` ORDER BY ${orderBy}`, params };
+  return { from: `FROM ${quote(names.keys)} AS k${join}${where}`, orderBy: orderBy && ` ORDER BY ${orderBy}`, params, searched };
 }

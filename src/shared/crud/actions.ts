@@ -9,10 +9,14 @@ import { notFound } from '../errors.ts';
 import { projectResource, type ProjectResourceView } from '../projectResources.ts';
 import { parseOrThrow } from '../validation.ts';
 import type { ResourceHandlers } from './handlers.ts';
+import type { Projection } from '../../../projections/projection.ts';
+import { readAfterWrite } from '../../../projections/inMemory.ts';
 
 export interface ResourceReads<View, Wire> {
-  /** The read model's collection. */
+  /** The read model's collection, and the projection and streams it is built from. */
   collection: string;
+  projection: Projection;
+  stream: (id: number) => string;
   toWire(view: View): Wire;
 }
 
@@ -20,7 +24,7 @@ export interface ResourceReads<View, Wire> {
 export const resourceIdOf = (ref: string) => (/^\d{1,12}$/.test(ref) ? Number(ref) : NaN);
 
 export function projectResourceActions<View extends ProjectResourceView, Wire>(
-  { read, runner, now }: Pick<Services, 'read' | 'runner' | 'now'>,
+  { events, read, runner, now }: Pick<Services, 'events' | 'read' | 'runner' | 'now'>,
   reads: ResourceReads<View, Wire>,
   handlers: ResourceHandlers,
 ) {
@@ -33,10 +37,12 @@ export function projectResourceActions<View extends ProjectResourceView, Wire>(
     return found;
   };
 
-  /** Answers from the read model once it has applied the command's events. */
+  /** The resource as the command left it (read-your-writes, bounded: see readAfterWrite). */
   const afterWrite = async (projectId: number, id: number, position: number) => {
-    await runner.waitFor(position);
-    return reads.toWire(await existing(projectId, String(id)));
+    const write = { position, stream: reads.stream(id), projection: reads.projection };
+    const found = await readAfterWrite({ runner, events, read }, write, (store) => documents.find(store, projectId, id));
+    if (!found) throw notFound();
+    return reads.toWire(found);
   };
 
   const remove = handlers.remove?.bind(handlers);

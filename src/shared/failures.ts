@@ -1,4 +1,4 @@
-// Tells apart why a projection failed on an event: its store is away (wait for it) or the event cannot be applied.
+// Tells apart why an operation on a store failed: the store is away (wait, or answer 503) or the work itself cannot succeed.
 
 /**
  * - `unavailable`: a store or server could not be reached or is overloaded; the same event will apply once it

@@ -1,0 +1,27 @@
+// Every capability of the service, in the order their public handlers are tried.
+import type { Capability } from './http/capability.ts';
+import { mediaCapability } from './http/media.ts';
+import { apiDocsCapability } from './openapi/routes.ts';
+import { playerCapability } from './player/routes.ts';
+import { podcastCapability } from './podcasts/routes.ts';
+import { contentCapability } from './content/routes.ts';
+import { projectCapability } from './projects/routes.ts';
+import { voiceCapability } from './voices/routes.ts';
+import { webhookCapability } from './webhooks/routes.ts';
+import { adCapability } from './ads/routes.ts';
+import { accessTierCapability } from './accessTiers/routes.ts';
+import { playlistCapability } from './playlists/routes.ts';
+
+export const capabilities: Capability[] = [
+  mediaCapability,
+  apiDocsCapability,
+  playerCapability,
+  podcastCapability,
+  contentCapability,
+  projectCapability,
+  voiceCapability,
+  webhookCapability,
+  adCapability,
+  accessTierCapability,
+  playlistCapability,
+];
