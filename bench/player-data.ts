@@ -4,24 +4,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, scenarioRow, startServer, type Round, type Server } from './service.ts';
-// @ts-expect-error autocannon publishes no types; the part used here is declared below.
-import untypedAutocannon from 'autocannon';
-
-interface CannonRequest {
-  method: 'GET';
-  path?: string;
-  setupRequest?: (request: CannonRequest) => CannonRequest;
-}
-interface CannonResult {
-  duration: number;
-  requests: { total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type CannonRun = PromiseLike<CannonResult> & { stop(): void };
-const autocannon = untypedAutocannon as (options: { url: string; connections: number; duration: number; timeout: number; requests: CannonRequest[] }) => CannonRun;
+import { cannonRound, type CannonRequest, type CannonRun } from './cannon.ts';
 
 const API_KEY = 'bench_bootstrap_key_0123456789';
 const PLAYER = '/v1/projects/1/player/by_content_id';
@@ -94,18 +77,11 @@ async function seed(baseUrl: string): Promise<string[]> {
 
 let running: CannonRun | undefined;
 
-async function cannon(baseUrl: string, requests: CannonRequest[], seconds: number): Promise<Round> {
-  running = autocannon({ url: baseUrl, connections, duration: seconds, timeout: 10, requests });
-  const result = await running;
-  running = undefined;
-  return {
-    rps: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-}
+/** The player's routes are public: no API key is sent. */
+const cannon = (baseUrl: string, requests: CannonRequest[], seconds: number): Promise<Round> =>
+  cannonRound({ url: baseUrl, connections, seconds, headers: {}, requests }, (run) => {
+    running = run;
+  });
 
 const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb, 'bench_player') : undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-player-'));

@@ -19,13 +19,13 @@ const defaults = {
   tags: [] as string[],
 };
 
-/** A field set to null takes its default; fields left out are not touched; manual segments become requestedSegments. */
+/** A field set to null takes its default; fields left out are not touched; manual segments become requestedSegments, metadata becomes metadataJson. */
 const viewFields = (fields: object) =>
   Object.fromEntries(
-    Object.entries(fields).map(([key, value]) => [
-      key === 'segments' ? 'requestedSegments' : key,
-      value === null && key in defaults ? defaults[key as keyof typeof defaults] : value,
-    ]),
+    Object.entries(fields).map(([key, value]) => {
+      if (key === 'metadata') return ['metadataJson', value == null ? null : JSON.stringify(value)];
+      return [key === 'segments' ? 'requestedSegments' : key, value === null && key in defaults ? defaults[key as keyof typeof defaults] : value];
+    }),
   );
 
 export const contentItemsProjection: Projection = {

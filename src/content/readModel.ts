@@ -10,8 +10,13 @@ export type ContentStatus = (typeof contentStatuses)[number];
 
 
 /** The item's fields, with manual segments as asked for kept apart from the generated, timed ones. */
-export type ContentItemView = Omit<ContentFields, 'segments'> & {
+export type ContentItemView = Omit<ContentFields, 'segments' | 'metadata'> & {
   requestedSegments?: ContentFields['segments'];
+  /**
+   * The free-form `metadata` as JSON text: kept opaque, so every read store holds it exactly (FerretDB refuses
+   * nested arrays, which free-form values may have) and no filter ever reaches into it.
+   */
+  metadataJson?: string | null;
   _id: string;
   revision: number;
   projectId: number;

@@ -148,7 +148,7 @@ export function contentToWire(item: ContentItemView, detail: Detail, baseUrl: st
     source_url: item.sourceUrl ?? null,
     author: item.author ?? null,
     image_url: item.imageUrl ?? null,
-    metadata: item.metadata ?? null,
+    metadata: item.metadataJson == null ? null : (JSON.parse(item.metadataJson) as Record<string, unknown>),
     tags: item.tags ?? [],
     access_tiers: item.accessTiers ?? [],
     audio: mediaToWire(item.audio, baseUrl),

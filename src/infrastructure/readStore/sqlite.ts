@@ -94,11 +94,15 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
 
   /** Refreshes the planner's statistics where tables grew or shrank; only between transactions. */
   const optimize = () => {
-    writer.pragma(`analysis_limit = ${ANALYSIS_ROWS}`);
-    writer.pragma('optimize = 0x10002');
-    // A connection loads statistics with the schema: the reader is told to load them again.
-    reader.exec('ANALYZE sqlite_schema');
     writes = 0;
+    try {
+      writer.pragma(`analysis_limit = ${ANALYSIS_ROWS}`);
+      writer.pragma('optimize = 0x10002');
+      // A connection loads statistics with the schema: the reader is told to load them again.
+      reader.exec('ANALYZE sqlite_schema');
+    } catch {
+      // Statistics are a hint: a file busy with another process's writes keeps the old ones until next time.
+    }
   };
 
   const commitGroup = () => {
@@ -148,7 +152,15 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
         if (grouped === 0) {
           writer.exec('BEGIN IMMEDIATE');
           refresh(writer);
-          setImmediate(() => void lock().then((done) => (commitGroup(), done())));
+          setImmediate(() =>
+            void lock().then((done) => {
+              try {
+                commitGroup();
+              } finally {
+                done();
+              }
+            }),
+          );
         }
         grouped++;
         const result = step(work, atomic);
