@@ -6,8 +6,11 @@ import { cli } from '../support/cli.ts';
 import { withEventStore } from '../support/eventStore.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
-/** Arrays nested 3,700 deep: JSON and the event store take them; read stores cannot (a deep copy overflows the stack). */
-function deepMetadata(depth = 3_700) {
+/**
+ * Arrays nested 3,700 deep in a structured field (`metadata` is kept as opaque JSON text): JSON and the event store
+ * take them; read stores cannot (a deep copy overflows the stack, SQLite and MongoDB refuse the depth).
+ */
+function deepValue(depth = 3_700) {
   let nested: unknown = 'bottom';
   for (let level = 0; level < depth; level++) nested = [nested];
   return { a: nested };
@@ -24,7 +27,7 @@ beforeAll(async () => {
   poisonPosition = await withEventStore(server.env, async (events) => {
     const [created] = await events.readStream(`content-${model.body.id}`);
     const data = created!.data as { fields: Record<string, unknown> };
-    const poison = { ...data, contentId: poisonId, fields: { ...data.fields, title: 'Poison', metadata: deepMetadata() } };
+    const poison = { ...data, contentId: poisonId, fields: { ...data.fields, title: 'Poison', backgroundTrack: deepValue() } };
     return (await events.appendToStream(`content-${poisonId}`, [{ type: 'ContentCreated', data: poison }], 'no_stream')).position;
   });
 });

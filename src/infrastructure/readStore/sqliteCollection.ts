@@ -141,14 +141,18 @@ export function collectionSteps<T extends Document>(name: string, searched: read
       const columns = ['rid', ...columnsOf(schema.paths)].join(', ');
       const existing = scope.prepare(`SELECT ${columns} FROM ${quote(names.keys)} WHERE _id = ?`).raw().get(document._id) as unknown[] | undefined;
       const json = JSON.stringify(document);
-      if (existing) {
-        const rid = existing[0] as number;
-        translatingDuplicates(() => updateKeys(scope, schema, rid, existing.slice(1), keys));
-        scope.prepare(`UPDATE ${quote(names.docs)} SET doc = ? WHERE rid = ?`).run(json, rid);
-      } else {
-        const rid = translatingDuplicates(() => insertKeys(scope, schema, document._id, keys));
-        scope.prepare(`INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`).run(rid, json);
-      }
+      // Keys and document change together or not at all (a savepoint inside a batch's transaction): a document
+      // SQLite refuses (its JSON too deep) must not leave a key row behind for every list to trip over.
+      scope.db.transaction(() => {
+        if (existing) {
+          const rid = existing[0] as number;
+          translatingDuplicates(() => updateKeys(scope, schema, rid, existing.slice(1), keys));
+          scope.prepare(`UPDATE ${quote(names.docs)} SET doc = ? WHERE rid = ?`).run(json, rid);
+        } else {
+          const rid = translatingDuplicates(() => insertKeys(scope, schema, document._id, keys));
+          scope.prepare(`INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`).run(rid, json);
+        }
+      })();
     },
 
     deleteOne(scope: Scope, id: string): void {
