@@ -1,7 +1,8 @@
 // What a change costs: the same GET-by-id and create load against this tree and a base commit, interleaved, with ratios.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { availableParallelism, homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cannonRound, type CannonRequest, type CannonRun, type StatusRound } from './cannon.ts';
@@ -18,8 +19,11 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     seed: { type: 'string', default: '500' },
+    /** NAME=VALUE settings for this tree's server only, e.g. READ_STORE=memory to compare like with like. */
+    'this-env': { type: 'string', multiple: true, default: [] },
   },
 });
+const thisEnv = Object.fromEntries(args['this-env'].map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 const duration = Number(args.duration);
 const rounds = Number(args.rounds);
 const connections = Number(args.connections);
@@ -49,6 +53,23 @@ function scenarioRequests(key: 'get' | 'create', ids: string[], label: string): 
   return [{ method: 'POST', path: CONTENT, setupRequest: (request) => ({ ...request, body: articleBody(next++, runTag) }) }];
 }
 
+/**
+ * The base commit's own dependencies (its lock may name packages this tree dropped): installed once per lock
+ * into a cache folder, and reused by every later comparison with a base of the same lock.
+ */
+function baseModules(worktree: string): string {
+  const lock = readFileSync(path.join(worktree, 'package-lock.json'));
+  if (lock.equals(readFileSync(path.join(ROOT, 'package-lock.json')))) return path.join(ROOT, 'node_modules');
+  const dir = path.join(homedir(), '.cache', 'service-bench', createHash('sha256').update(lock).digest('hex').slice(0, 16));
+  if (!existsSync(path.join(dir, 'node_modules', '.package-lock.json'))) {
+    mkdirSync(dir, { recursive: true });
+    for (const file of ['package.json', 'package-lock.json']) copyFileSync(path.join(worktree, file), path.join(dir, file));
+    console.log(`installing the base commit's dependencies into ${dir} (once per lock)`);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return path.join(dir, 'node_modules');
+}
+
 let running: CannonRun | undefined;
 const servers: Server[] = [];
 const dirs: string[] = [];
@@ -72,20 +93,21 @@ process.once('SIGINT', () => fail('interrupted'));
 try {
   rmSync(worktree, { recursive: true, force: true });
   git('worktree', 'add', '--detach', worktree, args.base);
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(worktree, 'node_modules'));
+  symlinkSync(baseModules(worktree), path.join(worktree, 'node_modules'));
   const sides = [
     { label: 'base', root: worktree, commit: git('rev-parse', '--short', args.base) },
-    { label: 'this', root: ROOT, commit: gitCommit() },
+    { label: 'this', root: ROOT, commit: gitCommit(), env: thisEnv },
   ];
   const started: { label: string; server: Server; ids: string[] }[] = [];
   for (const side of sides) {
     const dataDir = mkdtempSync(path.join(tmpdir(), `bench-${side.label}-`));
     dirs.push(dataDir);
-    const server = await startServer(benchEnv(dataDir, API_KEY, { generation: false }), [], fail, side.root);
+    const server = await startServer({ ...benchEnv(dataDir, API_KEY, { generation: false }), ...('env' in side ? side.env : {}) }, [], fail, side.root);
     servers.push(server);
     started.push({ label: side.label, server, ids: await seed(server.baseUrl, seedCount) });
   }
   console.log(`node ${process.version}, ${availableParallelism()} CPUs; base ${sides[0]!.commit} vs this ${sides[1]!.commit}`);
+  if (args['this-env'].length > 0) console.log(`this tree with ${args['this-env'].join(' ')}`);
   console.log(`${seedCount} items each, ${connections} connections, ${rounds} interleaved rounds × ${duration} s per side and scenario\n`);
   console.log('| scenario | base req/s | this req/s | this / base | base p99 ms | this p99 ms | non-2xx |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');

@@ -111,8 +111,8 @@ const expectedIndexes: Record<string, string[]> = {
   'API key': ['_id'],
 };
 
-/** Searches in titles and bodies, on stores with a search index over them. */
-const searchScenarios = ['content list, filter[title]', 'content list, filter[body]'];
+/** Searches in titles and bodies, on stores with a search index of each. */
+const searchScenarios: Record<string, string> = { 'content list, filter[title]': 'search title', 'content list, filter[body]': 'search body' };
 
 const STATUSES = ['draft', 'queued', 'processing', 'processed', 'skipped', 'error'];
 const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString();
@@ -182,7 +182,8 @@ export function serviceQueryPlans(store: () => ReadStore, options: { searchIndex
     });
 
     for (const [name] of scenarios) {
-      const expected = [...(expectedIndexes[name] ?? []), ...(options.searchIndex && searchScenarios.includes(name) ? ['search'] : [])];
+      const search = options.searchIndex ? searchScenarios[name] : undefined;
+      const expected = [...(expectedIndexes[name] ?? []), ...(search ? [search] : [])];
       const what = expected.length > 0 ? `reads ${expected.join(', ')}` : 'reads an index';
       it(`${name}: every query ${what}, none a whole table`, async () => {
         const used = new Set<string>();

@@ -63,9 +63,9 @@ export function collectionSteps<T extends Document>(name: string, searched: read
    * At most SEARCH_CANDIDATES ids from the search index; more means the text is common, and the
    * documents in the query's order hold a page of matches soon enough.
    */
-  const candidates = (scope: Scope): SearchCandidates => (column, text) => {
-    const search = quote(names.search);
-    const phrase = `c${column} : "${text.replaceAll('"', '""')}"`;
+  const candidates = (scope: Scope): SearchCandidates => (path, text) => {
+    const search = quote(names.search(path));
+    const phrase = `"${text.replaceAll('"', '""')}"`;
     const ids = scope.prepare(`SELECT rowid FROM ${search} WHERE ${search} MATCH ? LIMIT ${SEARCH_CANDIDATES + 1}`).pluck().all(phrase) as number[];
     return ids.length > SEARCH_CANDIDATES ? null : ids;
   };
@@ -180,7 +180,7 @@ export function collectionSteps<T extends Document>(name: string, searched: read
     explain(scope: Scope, filter: Filter, options: FindOptions = {}): QueryPlan {
       const { sql, params, searched } = pageQuery(scope, scope.schema.get(name) ?? emptySchema(name), filter, options);
       const details = (scope.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
-      return planOf(name, searched ? ['SEARCH the search index for candidates', ...details] : details);
+      return planOf(name, [...searched.map((path) => `SEARCH the search index of ${path} for candidates`), ...details]);
     },
   };
 }
@@ -193,7 +193,8 @@ function planOf(collection: string, details: string[]): QueryPlan {
   for (const detail of details) {
     const index = /USING (?:COVERING )?INDEX (\S+)/.exec(detail);
     if (index) indexes.add(declaredIndexName(collection, index[1]!));
-    if (detail.startsWith('SEARCH the search index')) indexes.add('search');
+    const searched = /^SEARCH the search index of (\S+)/.exec(detail)?.[1];
+    if (searched) indexes.add(`search ${searched}`);
     const scanned = /^SCAN (\S+)/.exec(detail)?.[1];
     if (scanned && (['k', 'd', names.keys, names.docs].includes(scanned) || scanned.startsWith(names.multikey('')))) fullScan = true;
   }

@@ -9,8 +9,8 @@ export const tableNames = (collection: string) => ({
   keys: `rs:${collection}`,
   /** `rid` and the document as JSON text. */
   docs: `rs:${collection}:doc`,
-  /** Trigram full-text index of the searched fields (contentless: it keeps only the index). */
-  search: `rs:${collection}:search`,
+  /** Trigram full-text index of one searched field (contentless: it keeps only the index). */
+  search: (path: string) => `rs:${collection}:search:${path}`,
   index: (name: string) => `rs:${collection}:index:${name}`,
   /** One row per array element of a field whose documents hold arrays: MongoDB's multikey index. */
   multikey: (path: string) => `rs:${collection}:multikey:${path}`,

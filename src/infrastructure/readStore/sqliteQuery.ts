@@ -10,16 +10,15 @@ export interface SqlQuery {
   orderBy: string;
   /** Named parameters (`@p0`, `@p1`, …), so conditions can be assembled in any order. */
   params: Record<string, unknown>;
-  /** Whether the search index narrowed a `$regex` to its candidates. */
-  searched: boolean;
+  /** The fields whose search index narrowed a `$regex` to its candidates. */
+  searched: string[];
 }
 
 /**
- * The ids of the documents whose searched field (column `c<n>` of the search index) may contain the
- * text, or null when there are so many that reading the documents in the query's order finds a page
- * sooner than listing them all.
+ * The ids of the documents whose searched field may contain the text, or null when there are so many
+ * that reading the documents in the query's order finds a page sooner than listing them all.
  */
-export type SearchCandidates = (column: number, text: string) => number[] | null;
+export type SearchCandidates = (path: string, text: string) => number[] | null;
 
 /** Where a field's values are read: its key column, its element table (arrays), or the JSON document itself. */
 type Source = { kind: 'column'; column: string } | { kind: 'elements'; column: string; table: string } | { kind: 'document'; path: string };
@@ -35,7 +34,7 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
   const names = tableNames(schema.name);
   const params: Record<string, unknown> = {};
   let usesDocument = false;
-  let searched = false;
+  const searched: string[] = [];
 
   const param = (value: unknown) => {
     const name = `p${Object.keys(params).length}`;
@@ -104,12 +103,11 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
     if (typeof pattern !== 'string' || typeof flags !== 'string' || !REGEX_FLAGS.test(flags)) throw new UnsupportedQuery(`$regex ${String(pattern)} with options ${String(flags)}`);
     const literal = regexLiteral(pattern);
     const conditions: string[] = [];
-    const searchColumn = schema.search.indexOf(path);
-    if (candidates && literal?.kind === 'contains' && searchColumn >= 0 && [...literal.text].length >= MIN_SEARCH_LENGTH) {
+    if (candidates && literal?.kind === 'contains' && schema.search.includes(path) && [...literal.text].length >= MIN_SEARCH_LENGTH) {
       // The trigram index narrows to candidates (case-folded, so a superset); the regular expression decides.
-      const found = candidates(searchColumn, literal.text);
+      const found = candidates(path, literal.text);
       if (found) {
-        searched = true;
+        searched.push(path);
         conditions.push(`k.rid IN (SELECT value FROM json_each(${param(JSON.stringify(found))}))`);
       }
     }

@@ -11,7 +11,7 @@ export interface CollectionSchema {
   /** Indexed fields some document holds an array in: queried through their element table. */
   multikey: ReadonlySet<string>;
   indexes: ReadonlyMap<string, IndexSpec>;
-  /** Fields with a trigram search index, as its columns c0, c1, …. */
+  /** Fields with a trigram search index of their own. */
   search: readonly string[];
 }
 
@@ -55,7 +55,7 @@ export function createCollection(db: Database, name: string): CollectionSchema {
 /** Drops the collection's rows by dropping its tables, then makes them again, empty, with every index it had. */
 export function recreateCollection(db: Database, schema: CollectionSchema): void {
   const names = tableNames(schema.name);
-  const tables = [names.keys, names.docs, ...(schema.search.length > 0 ? [names.search] : []), ...[...schema.multikey].map(names.multikey)];
+  const tables = [names.keys, names.docs, ...schema.search.map(names.search), ...[...schema.multikey].map(names.multikey)];
   for (const table of tables) db.exec(`DROP TABLE IF EXISTS ${quote(table)}`);
   createTables(db, schema);
 }
@@ -67,7 +67,7 @@ function createTables(db: Database, schema: CollectionSchema): void {
   db.exec(`CREATE TABLE ${quote(names.docs)} (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL)`);
   for (const spec of schema.indexes.values()) db.exec(indexSql(schema.name, spec));
   for (const path of schema.multikey) createElementTable(db, schema.name, path);
-  if (schema.search.length > 0) createSearchTable(db, schema.name, schema.search);
+  for (const path of schema.search) createSearchTable(db, schema.name, path);
 }
 
 /** Adds key columns for the index's fields (filled from the documents), then the index itself. */
@@ -131,36 +131,38 @@ function createElementTable(db: Database, collection: string, path: string): voi
   db.exec(`CREATE TRIGGER ${trigger('delete')} AFTER DELETE ON ${docs} BEGIN DELETE FROM ${table} WHERE rid = OLD.rid; END`);
 }
 
-/** Makes the collection's search index cover exactly `paths`, rebuilding it from the documents when they change. */
+/** Makes the collection's search indexes cover exactly `paths`, building a new one from the documents. */
 export function setSearch(db: Database, schema: CollectionSchema, paths: readonly string[]): CollectionSchema {
-  if (JSON.stringify(paths) === JSON.stringify(schema.search)) return schema;
   const names = tableNames(schema.name);
-  db.exec(`DROP TABLE IF EXISTS ${quote(names.search)}`);
-  for (const purpose of ['insert', 'update', 'delete']) db.exec(`DROP TRIGGER IF EXISTS ${quote(names.trigger(`${purpose}:search`))}`);
-  if (paths.length > 0) {
-    createSearchTable(db, schema.name, paths);
-    const values = paths.map((path) => `json_extract(doc, ${jsonPath(path)})`).join(', ');
-    db.exec(`INSERT INTO ${quote(names.search)} (rowid, ${searchColumns(paths)}) SELECT rid, ${values} FROM ${quote(names.docs)}`);
+  for (const path of schema.search.filter((searched) => !paths.includes(searched))) {
+    db.exec(`DROP TABLE IF EXISTS ${quote(names.search(path))}`);
+    for (const purpose of ['insert', 'update', 'delete']) db.exec(`DROP TRIGGER IF EXISTS ${quote(names.trigger(`${purpose}:search:${path}`))}`);
+  }
+  for (const path of paths.filter((searched) => !schema.search.includes(searched))) {
+    createSearchTable(db, schema.name, path);
+    db.exec(`INSERT INTO ${quote(names.search(path))} (rowid, text) SELECT rid, json_extract(doc, ${jsonPath(path)}) FROM ${quote(names.docs)}`);
   }
   record(db, schema.name, 'search', '', JSON.stringify(paths));
   return { ...schema, search: [...paths] };
 }
 
-const searchColumns = (paths: readonly string[]) => paths.map((_, i) => `c${i}`).join(', ');
-
-function createSearchTable(db: Database, collection: string, paths: readonly string[]): void {
+/**
+ * One index per field, so a search in titles never reads the postings of bodies. Trigram tokens
+ * match any substring of three or more characters, case-folded.
+ */
+function createSearchTable(db: Database, collection: string, path: string): void {
   const names = tableNames(collection);
-  const table = quote(names.search);
+  const table = quote(names.search(path));
   const docs = quote(names.docs);
-  const columns = searchColumns(paths);
-  const values = paths.map((path) => `json_extract(NEW.doc, ${jsonPath(path)})`).join(', ');
-  const changed = paths.map((path) => `(OLD.doc -> ${jsonPath(path)}) IS NOT (NEW.doc -> ${jsonPath(path)})`).join(' OR ');
-  const insert = `INSERT INTO ${table} (rowid, ${columns}) VALUES (NEW.rid, ${values});`;
-  const trigger = (purpose: string) => quote(names.trigger(`${purpose}:search`));
-  // Trigram tokens match any substring of three or more characters, case-folded.
-  db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(${columns}, tokenize=${literal('trigram case_sensitive 0')}, content='', contentless_delete=1)`);
+  const value = `json_extract(NEW.doc, ${jsonPath(path)})`;
+  const insert = `INSERT INTO ${table} (rowid, text) VALUES (NEW.rid, ${value});`;
+  const trigger = (purpose: string) => quote(names.trigger(`${purpose}:search:${path}`));
+  db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(text, tokenize=${literal('trigram case_sensitive 0')}, content='', contentless_delete=1)`);
   db.exec(`CREATE TRIGGER ${trigger('insert')} AFTER INSERT ON ${docs} BEGIN ${insert} END`);
-  db.exec(`CREATE TRIGGER ${trigger('update')} AFTER UPDATE OF doc ON ${docs} WHEN ${changed} BEGIN DELETE FROM ${table} WHERE rowid = OLD.rid; ${insert} END`);
+  db.exec(
+    `CREATE TRIGGER ${trigger('update')} AFTER UPDATE OF doc ON ${docs} WHEN (OLD.doc -> ${jsonPath(path)}) IS NOT (NEW.doc -> ${jsonPath(path)}) ` +
+      `BEGIN DELETE FROM ${table} WHERE rowid = OLD.rid; ${insert} END`,
+  );
   db.exec(`CREATE TRIGGER ${trigger('delete')} AFTER DELETE ON ${docs} BEGIN DELETE FROM ${table} WHERE rowid = OLD.rid; END`);
 }
 
@@ -170,5 +172,6 @@ export function declaredIndexName(collection: string, sqliteName: string): strin
   if (sqliteName.startsWith(names.index(''))) return sqliteName.slice(names.index('').length);
   if (sqliteName.startsWith(names.multikey(''))) return `${sqliteName.slice(names.multikey('').length).replace(/:(value|rid)$/, '')} (elements)`;
   if (sqliteName.startsWith('sqlite_autoindex_')) return '_id';
+  if (sqliteName.startsWith(names.search(''))) return `search ${sqliteName.slice(names.search('').length)}`;
   return sqliteName;
 }
