@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, scenarioRow, startServer, type Server } from './service.ts';
+import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, prng, scenarioRow, startServer, type Server } from './service.ts';
 import { parseArgs } from 'node:util';
 import { cannonRound, type CannonRequest, type CannonRun, type StatusRound } from './cannon.ts';
 
@@ -35,15 +35,6 @@ const seedCount = positive('seed');
 const only = new Set(args.only.split(','));
 for (const name of only) if (!['get', 'list', 'create'].includes(name)) throw new Error(`--only takes get, list and create; got ${name}`);
 
-/** Repeatable pseudo-random numbers (mulberry32), so every run seeds the same articles. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ('council budget river bridge school season coach players harbour election minister festival museum ' +
   'weather storm farmers market prices housing tenants library volunteers hospital nurses railway station ' +

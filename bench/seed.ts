@@ -8,6 +8,7 @@ import { contentStream, type ContentEvent, type GeneratedMedia } from '../src/co
 import { createContentHandlers, type ContentHandlers } from '../src/content/handlers.ts';
 import { handleCommand, type Decider } from '../src/shared/decider.ts';
 import type { EventStore } from '../src/infrastructure/eventStore/port.ts';
+import { prng } from './service.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -21,15 +22,6 @@ const { values: args } = parseArgs({
 const PROJECT = 1;
 const MINUTE = 60_000;
 
-/** Repeatable pseudo-random numbers (mulberry32), so every run seeds the same articles. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FUNCTION_WORDS = 'the of and to in a is that for on with as was at by from it his her their'.split(' ');
 const NEWS_WORDS = ('council budget river bridge school season coach players harbour election minister festival museum ' +

@@ -157,3 +157,13 @@ export function scenarioRow(name: string, results: Round[]): string {
   ];
   return `| ${cells.join(' | ')} |`;
 }
+
+/** Repeatable pseudo-random numbers (mulberry32), so every run seeds the same articles. */
+export function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
