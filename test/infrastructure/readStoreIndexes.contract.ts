@@ -201,6 +201,7 @@ export function serviceQueryPlans(store: () => ReadStore, options: { searchIndex
           expect(plan!.indexes.length, described).toBeGreaterThan(0);
           expect(plan!.fullScan, described).toBe(false);
           for (const index of plan!.indexes) used.add(index);
+          // SHOW_PLANS=1 prints every plan: the evidence itself, for a reader of the run.
           if (process.env.SHOW_PLANS) console.log(described);
         }
         expect([...used]).toEqual(expect.arrayContaining(expected));

@@ -1,5 +1,6 @@
 // The embedded read store keeps what it holds across a restart: documents, indexes, checkpoints, so the service resumes instead of replaying.
 import { mkdtempSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +52,23 @@ describe('SQLite read store file', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await other.collection(CONTENT_ITEMS).count({})).toBe(1);
     await Promise.all([writer.close(), other.close()]);
+  });
+
+  it('empties a file of an older layout, checkpoints included, so the projections refill it from the log', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'read-store-')), 'read.sqlite');
+    const old = new Database(file);
+    old.exec(`CREATE TABLE "rs:meta" (collection TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, kind, name))`);
+    old.exec(`INSERT INTO "rs:meta" VALUES ('contentItems', 'collection', '', ''), ('contentItems', 'search', '', '["title","body"]')`);
+    old.exec(`CREATE TABLE "rs:contentItems" (rid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE); INSERT INTO "rs:contentItems" VALUES (1, 'a')`);
+    old.exec(`CREATE VIRTUAL TABLE "rs:contentItems:search" USING fts5(c0, c1, tokenize='trigram')`);
+    old.close();
+
+    const store = createSqliteReadStore(file, options);
+    expect(await store.collection(CONTENT_ITEMS).count({})).toBe(0);
+    expect(await store.collection(CHECKPOINTS).findOne({ _id: 'contentItems' })).toBeNull();
+    await store.collection(CONTENT_ITEMS).put(article('a', 'Budget vote', ['economy']));
+    expect((await store.collection(CONTENT_ITEMS).find({ title: { $regex: 'vote', $options: 'i' } })).map((item) => item._id)).toEqual(['a']);
+    await store.close();
   });
 });
 

@@ -3,7 +3,7 @@ import Database, { type Database as Connection, type Statement } from 'better-sq
 import type { Collection, Document, ReadStore } from './port.ts';
 import { regexMatches } from './regexLiteral.ts';
 import { collectionSteps, type Scope } from './sqliteCollection.ts';
-import { createMetaTable, loadSchema, schemaVersion, type Schema } from './sqliteSchema.ts';
+import { loadSchema, openLayout, schemaVersion, type Schema } from './sqliteSchema.ts';
 
 export interface SqliteReadStoreOptions {
   /** A collection's fields that `$regex` searches look into: a trigram index keeps those searches from reading every document. */
@@ -74,7 +74,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   // While a transaction is open on the writer, reads outside it go through a second connection: WAL gives them the last commit.
   const reader = open(file, PAGE_CACHE_KIB.reader);
   const lock = createLock();
-  createMetaTable(writer);
+  openLayout(writer);
   /** The writer's view, uncommitted changes of the schema included; `committed` is what the reader may use. */
   const writing: Scope = { db: writer, prepare: statements(writer), schema: loadSchema(writer) };
   const readPrepare = statements(reader);

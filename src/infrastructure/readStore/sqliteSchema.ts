@@ -19,10 +19,22 @@ export type Schema = ReadonlyMap<string, CollectionSchema>;
 
 const META = quote('rs:meta');
 
-type MetaKind = 'collection' | 'column' | 'multikey' | 'index' | 'search';
+type MetaKind = 'layout' | 'collection' | 'column' | 'multikey' | 'index' | 'search';
 
-export function createMetaTable(db: Database): void {
+/** The version of the tables' layout; a file of another version is emptied, and the projections refill it from the log. */
+const LAYOUT = '2';
+
+export function openLayout(db: Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${META} (collection TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, kind, name))`);
+  const layout = db.prepare(`SELECT value FROM ${META} WHERE collection = '' AND kind = 'layout'`).pluck().get();
+  if (layout === LAYOUT) return;
+  db.transaction(() => {
+    // Virtual tables first: dropping one drops its shadow tables.
+    const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'rs:%' AND name <> 'rs:meta' ORDER BY sql LIKE 'CREATE VIRTUAL%' DESC`).pluck().all() as string[];
+    for (const table of tables) db.exec(`DROP TABLE IF EXISTS ${quote(table)}`);
+    db.exec(`DELETE FROM ${META}`);
+    db.prepare(`INSERT INTO ${META} (collection, kind, name, value) VALUES ('', 'layout', '', ?)`).run(LAYOUT);
+  })();
 }
 
 /** SQLite's schema cookie: every change of the schema recorded here comes with DDL, which changes it. */
@@ -32,6 +44,7 @@ export function loadSchema(db: Database): Schema {
   const rows = db.prepare<[], { collection: string; kind: MetaKind; name: string; value: string }>(`SELECT * FROM ${META} ORDER BY rowid`).all();
   const schema = new Map<string, CollectionSchema>();
   for (const row of rows) {
+    if (row.kind === 'layout') continue;
     const current = schema.get(row.collection) ?? { name: row.collection, paths: [], multikey: new Set(), indexes: new Map(), search: [] };
     if (row.kind === 'column') schema.set(row.collection, { ...current, paths: [...current.paths, row.name] });
     else if (row.kind === 'multikey') schema.set(row.collection, { ...current, multikey: new Set([...current.multikey, row.name]) });
