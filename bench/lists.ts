@@ -47,6 +47,11 @@ const words = (text: string, n: number) => {
   const at = (n * 7) % Math.max(1, all.length - 1);
   return all.slice(at, at + 2).join(' ');
 };
+/** Two words of a text far apart: each may be common, the phrase they make is rare or absent. */
+const apart = (text: string, n: number) => {
+  const all = text.replace(/<[^>]*>/g, ' ').split(/\s+/).filter(Boolean);
+  return `${all[(n * 7) % all.length]} ${all[(n * 7 + Math.floor(all.length / 2)) % all.length]}`;
+};
 const iso = (date: Date) => encodeURIComponent(date.toISOString());
 
 function scenarios(total: number, newest: Date, oldest: Date): Scenario[] {
@@ -60,6 +65,10 @@ function scenarios(total: number, newest: Date, oldest: Date): Scenario[] {
     list('filter[source_url]', (n, s) => `filter[source_url]=${encodeURIComponent(pick(s, n).source_url)}`),
     list('filter[title] (two words of a title)', (n, s) => `filter[title]=${encodeURIComponent(words(pick(s, n).title, n))}`),
     list('filter[body] (two words of a body)', (n, s) => `filter[body]=${encodeURIComponent(words(pick(s, n).body, n))}`),
+    list('filter[body] (a common word)', (n) => `filter[body]=${['the', 'of', 'and', 'to'][n % 4]}`),
+    list('filter[body] (a common pair of words)', (n) => `filter[body]=${encodeURIComponent(['of the', 'in the', 'to the', 'and the'][n % 4]!)}`),
+    list('filter[body] (two words of a body, apart: rare together)', (n, s) => `filter[body]=${encodeURIComponent(apart(pick(s, n).body, n))}`),
+    list('filter[title] (the first three letters of a word)', (n, s) => `filter[title]=${encodeURIComponent(words(pick(s, n).title, n).split(' ')[0]!.slice(0, 3))}`),
     list('filter[published]=true', () => 'filter[published]=true'),
     list('filter[video_published]=true', () => 'filter[video_published]=true'),
     list('filter[statuses][]=error', () => 'filter[statuses][]=error'),
@@ -125,20 +134,34 @@ async function prepared(total: number): Promise<{ dataDir: string; firstStart: s
   return { dataDir, firstStart };
 }
 
+/** Whether the service has caught up with the log: it listens before that, and answers /ready with 200 once done. */
+async function ready(baseUrl: string): Promise<boolean> {
+  try {
+    return (await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(5_000) })).status === 200;
+  } catch {
+    return false;
+  }
+}
+
 /** The service's first start on a seeded log, without the start-up time limit of bench/service.ts: it projects every event. */
 function firstStartOf(dataDir: string): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: env(dataDir), stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
-    let listening = false;
+    let done = false;
+    let polling = false;
     child.stdout.on('data', (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-5_000);
-      if (!listening && /listening on http/.test(output)) {
-        listening = true;
+      const baseUrl = /listening on (http:\/\/[^/\s]+)/.exec(output)?.[1];
+      if (polling || !baseUrl) return;
+      polling = true;
+      void (async () => {
+        while (child.exitCode === null && !(await ready(baseUrl))) await new Promise((wait) => setTimeout(wait, 1_000));
+        done = child.exitCode === null;
         child.kill('SIGTERM');
-      }
+      })();
     });
-    child.once('exit', (code, signal) => (listening ? resolve() : reject(new Error(`first start ended with ${code ?? signal}:\n${output}`))));
+    child.once('exit', (code, signal) => (done ? resolve() : reject(new Error(`first start ended with ${code ?? signal}:\n${output}`))));
   });
 }
 
@@ -158,6 +181,8 @@ async function run(total: number): Promise<Result> {
   try {
     const newestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none`)) as { created: string }[];
     const startup = `${((performance.now() - started) / 1000).toFixed(2)} s`;
+    // A store of an older layout is refilled from the log after the service listens: measure once it has caught up.
+    while (!(await ready(server.baseUrl))) await new Promise((wait) => setTimeout(wait, 1_000));
     const rssAfterStart = rssMb(server.pid);
     const oldestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none&order[dir]=asc`)) as { created: string }[];
     const sample = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=50&segments=none&filter[statuses][]=processed&filter[published]=true`)) as Sample[];

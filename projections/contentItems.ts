@@ -1,9 +1,11 @@
-// Content items read model: one document per item, guarded by stream revision so replays are idempotent.
+// Content items read model: one document per item, guarded by stream revision so replays are idempotent, and each project's statistics.
 import type { ContentEvent } from '../src/content/events.ts';
-import { CONTENT_ITEMS, contentIndexes, type ContentItemView } from '../src/content/readModel.ts';
+import { CONTENT_ITEMS, CONTENT_STATS, contentIndexes, type ContentItemView } from '../src/content/readModel.ts';
 import type { RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
 import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
 import type { Projection } from './projection.ts';
+import { recordChange } from './contentStats.ts';
+import { searchTextOf } from '../src/content/search.ts';
 
 /** What an item shows for fields its creator left out or set to null. */
 const defaults = {
@@ -28,11 +30,39 @@ const viewFields = (fields: object) =>
     }),
   );
 
+/** The item after an event of its stream (not its creation); null when the event deletes it. */
+function evolveView(item: ContentItemView, event: ContentEvent, revision: number): ContentItemView | null {
+  switch (event.type) {
+    case 'ContentUpdated': {
+      const next: ContentItemView = { ...item, ...viewFields(event.data.changes), revision, updated: event.data.updated };
+      return 'title' in event.data.changes || 'body' in event.data.changes ? { ...next, searchText: searchTextOf(next) } : next;
+    }
+    case 'ContentDeleted':
+      return null;
+    case 'ContentRegenerationRequested':
+      return { ...item, revision, status: 'queued', generation: event.data.generation, error: null, updated: event.data.requested };
+    case 'ContentProcessingStarted':
+      return { ...item, revision, status: 'processing', updated: event.data.started };
+    case 'ContentProcessed': {
+      const { media, published, processed } = event.data;
+      const { audio, video, segments, summarySegments, duration } = media;
+      return { ...item, revision, status: 'processed', error: null, audio, video, segments, summarySegments, duration, published, updated: processed };
+    }
+    case 'ContentProcessingFailed':
+      return { ...item, revision, status: 'error', error: event.data.reason, updated: event.data.failed };
+    case 'ContentSkipped':
+      return { ...item, revision, status: 'skipped', error: event.data.reason, updated: event.data.skipped };
+    default:
+      return item;
+  }
+}
+
 export const contentItemsProjection: Projection = {
   name: 'contentItems',
   streamPrefix: 'content-',
-  collections: { [CONTENT_ITEMS]: contentIndexes },
+  collections: { [CONTENT_ITEMS]: contentIndexes, [CONTENT_STATS]: [] },
 
+  /** The project's statistics change before the item does: see `recordChange` for why that order is idempotent. */
   async apply(recorded: RecordedEvent, read: ReadStore) {
     const items = read.collection<ContentItemView>(CONTENT_ITEMS);
     const event = recorded as unknown as ContentEvent & RecordedEvent;
@@ -40,7 +70,7 @@ export const contentItemsProjection: Projection = {
     if (event.type === 'ContentCreated') {
       const { projectId, contentType, fields, previewToken, created } = event.data;
       if (await items.findOne({ _id: id })) return;
-      await items.put({
+      const item: ContentItemView = {
         ...defaults,
         ...(viewFields(fields) as Partial<ContentItemView>),
         _id: id,
@@ -58,37 +88,18 @@ export const contentItemsProjection: Projection = {
         error: null,
         created,
         updated: created,
-      });
+      };
+      item.searchText = searchTextOf(item);
+      await recordChange(read, recorded.position, null, item);
+      await items.put(item);
       return;
     }
     const item = await items.findOne({ _id: id });
     if (!item || recorded.revision <= item.revision) return;
-    const revision = recorded.revision;
-    switch (event.type) {
-      case 'ContentUpdated':
-        await items.put({ ...item, ...viewFields(event.data.changes), revision, updated: event.data.updated });
-        return;
-      case 'ContentDeleted':
-        await items.deleteOne(id);
-        return;
-      case 'ContentRegenerationRequested':
-        await items.put({ ...item, revision, status: 'queued', generation: event.data.generation, error: null, updated: event.data.requested });
-        return;
-      case 'ContentProcessingStarted':
-        await items.put({ ...item, revision, status: 'processing', updated: event.data.started });
-        return;
-      case 'ContentProcessed': {
-        const { media, published, processed } = event.data;
-        const { audio, video, segments, summarySegments, duration } = media;
-        await items.put({ ...item, revision, status: 'processed', error: null, audio, video, segments, summarySegments, duration, published, updated: processed });
-        return;
-      }
-      case 'ContentProcessingFailed':
-        await items.put({ ...item, revision, status: 'error', error: event.data.reason, updated: event.data.failed });
-        return;
-      case 'ContentSkipped':
-        await items.put({ ...item, revision, status: 'skipped', error: event.data.reason, updated: event.data.skipped });
-        return;
-    }
+    const next = evolveView(item, event, recorded.revision);
+    if (next === item) return;
+    await recordChange(read, recorded.position, item, next);
+    if (next) await items.put(next);
+    else await items.deleteOne(id);
   },
 };

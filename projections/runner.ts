@@ -1,16 +1,30 @@
-// Runs projections over the global log: one catch-up subscription, a checkpoint per projection beside its data,
-// and a quarantine for events a projection cannot apply, so no event can stall the others (docs/operations.md).
+// Runs projections over the global log: one catch-up subscription, events applied in batches whose documents and
+// checkpoints commit together, and a quarantine for events a projection cannot apply, so no event can stall the
+// others (docs/operations.md).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, RecordedEvent, Subscription } from '../src/infrastructure/eventStore/port.ts';
-import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
+import { inTransaction, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { describeFailure, failureKind } from '../src/shared/failures.ts';
+import { createBatchStore, type BatchStore } from './batchStore.ts';
 import { CHECKPOINTS, type Projection } from './projection.ts';
 import { QUARANTINE_STREAM, openEntries, type QuarantineEntry, type QuarantineRetryRequested } from './quarantine.ts';
 import { openQuarantineLog } from './quarantineLog.ts';
+import { positionWaiters } from './waiters.ts';
 
 type Checkpoint = { _id: string; position: number };
 
-const CHECKPOINT_INTERVAL_MS = 1_000;
+/**
+ * Events applied in one read-store transaction. A replay's events come in runs per item, so a batch this size
+ * writes each document once instead of once per event; live events come one by one and make batches of one.
+ */
+const BATCH_EVENTS = 2_000;
+/**
+ * A projection starting from nothing with at least this many events to go loads its collections with their
+ * indexes deferred (see the port's `deferIndexes`): rows go in without them, each index is then built in one pass.
+ */
+const BULK_LOAD_EVENTS = 10_000;
+/** Events the subscription may deliver ahead of the batch being applied; past it, it waits (memory stays flat). */
+const QUEUED_EVENTS = 2 * BATCH_EVENTS;
 /** The longest a write waits for the read models before answering from what it has. */
 export const READ_YOUR_WRITES_MS = 2_000;
 /** Failures of unknown kind in a row before the event is quarantined. */
@@ -51,10 +65,25 @@ export interface RunnerOptions {
    * are, so that adding one to a running deployment does not act on its whole history.
    */
   reactors?: Projection[];
+  /**
+   * For a build into collections that are renamed into place afterwards (an online rebuild): indexes deferred for
+   * the bulk load are left for the rename's `ensureIndex` to build, once, under the collections' final names.
+   */
+  keepIndexesDeferred?: boolean;
 }
 
 /** The runner was closed while an event was in hand: the event stays unpassed, so nothing checkpoints past it. */
 class RunnerClosed extends Error {}
+
+/** The read store projections write to: a batch's (which holds writes until `flush`) or the store itself. */
+type Store = ReadStore & Partial<Pick<BatchStore, 'flush'>>;
+
+/** A projection's store is away: the batch is given up whole (its transaction may be gone) and tried again later. */
+class StoreAway extends Error {
+  constructor(readonly projection: string, readonly failure: unknown) {
+    super(`the store of ${projection} is away`, { cause: failure });
+  }
+}
 
 export async function ensureCollections(read: ReadStore, projections: Projection[]): Promise<void> {
   for (const projection of projections) {
@@ -76,11 +105,15 @@ export async function startProjections(
   await ensureCollections(read, all);
   const checkpoints = read.collection<Checkpoint>(CHECKPOINTS);
   const saved = async (name: string) => (await checkpoints.findOne({ _id: name }))?.position;
-  const applied = new Map<string, number>();
+  /** Where each projection is, as committed: a batch works on a copy and replaces it when it commits. */
+  let applied = new Map<string, number>();
   for (const projection of projections) applied.set(projection.name, (await saved(projection.name)) ?? 0);
   const readModelsAt = Math.min(...projections.map((projection) => applied.get(projection.name)!));
   for (const reactor of reactors) applied.set(reactor.name, (await saved(reactor.name)) ?? readModelsAt);
+  const stored = new Map(applied);
   let position = Math.min(...applied.values());
+  log(`projections resume after position ${position}`);
+  let loading = await deferIndexes(events, read, projections.filter((projection) => applied.get(projection.name) === 0));
   const quarantine = await openQuarantineLog(events, position);
   // A stream with a quarantined event is parked for that projection: its later events are held (quarantined too)
   // rather than applied on a base they do not expect; a retry applies them all again, in order.
@@ -93,25 +126,10 @@ export async function startProjections(
     if (parked.has(entry.projection) && entry.position <= applied.get(entry.projection)!) park(entry.projection, entry.stream, entry.position);
   }
   const waitingSince = new Map<string, string>();
-  const waiters = new Set<{ position: number; settle: (reached: boolean) => void }>();
+  const waiters = positionWaiters();
   let closed = false;
   const stopping = new AbortController();
   const now = () => new Date().toISOString();
-
-  // Checkpoints are saved at most once a second: replaying the few events after one is harmless,
-  // since projections are idempotent, and a write per event would halve a remote store's throughput.
-  const unsaved = new Map<string, number>();
-  const saveCheckpoints = async () => {
-    for (const [name, at] of [...unsaved]) {
-      unsaved.delete(name);
-      await checkpoints.put({ _id: name, position: at }).catch((error: unknown) => {
-        if (!unsaved.has(name)) unsaved.set(name, at);
-        log(`checkpoint of ${name} not saved: ${describeFailure(error)}`);
-      });
-    }
-  };
-  const saving = setInterval(() => void saveCheckpoints(), CHECKPOINT_INTERVAL_MS);
-  saving.unref();
 
   const pause = async (ms: number) => {
     await sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
@@ -136,17 +154,24 @@ export async function startProjections(
       quarantine.record({ kind: 'RecordFailure', projection: name, position: event.position, at, eventId: event.id, stream: event.stream, eventType: event.type, error, now: now() }),
     );
 
-  /** Applies one event, or quarantines it; `at` is the log position in hand (the event's, or a retry request's). */
-  const applyOrQuarantine = async (projection: Projection, event: RecordedEvent, at: number) => {
+  /**
+   * Applies one event, or quarantines it; `at` is the log position in hand (the event's, or a retry request's).
+   * An event the quarantine knows is written through at once (`flush`), so what is recorded about it (released,
+   * failed again) is what the store did with its documents, not with documents held for later.
+   */
+  const applyOrQuarantine = async (projection: Projection, event: RecordedEvent, at: number, store: Store) => {
     const { name } = projection;
     const parkedAt = parked.get(name)!.get(event.stream);
     if (parkedAt !== undefined && parkedAt < event.position) {
       return recordFailure(name, event, at, `held: the event at position ${parkedAt} of its stream is quarantined`);
     }
     const known = quarantine.isKnown(name, event.position);
-    for (let failures = 0, delay = 100; ; ) {
+    // The events before it are written first: a refusal of theirs is the batch's, not this event's.
+    if (known) await store.flush?.();
+    for (let failures = 0; ; ) {
       try {
-        await projection.apply(event, read);
+        await projection.apply(event, store);
+        if (known) await store.flush?.();
         waitingSince.delete(name);
         if (quarantine.isOpen(name, event.position)) {
           await persist(`the release of position ${event.position}`, () => quarantine.record({ kind: 'RecordRelease', projection: name, position: event.position, at, now: now() }));
@@ -155,14 +180,8 @@ export async function startProjections(
       } catch (error) {
         if (closed) throw new RunnerClosed();
         const kind = failureKind(error);
-        if (kind === 'unavailable') {
-          // Skipping would lose the event: wait for the store, however long it takes.
-          if (!waitingSince.has(name)) waitingSince.set(name, now());
-          log(`projection ${name} waits for its store at position ${event.position}: ${describeFailure(error)}`);
-          await pause(delay);
-          delay = Math.min(delay * 2, LONGEST_PAUSE_MS);
-          continue;
-        }
+        // Skipping would lose the event: the batch waits for the store, however long it takes.
+        if (kind === 'unavailable') throw new StoreAway(name, error);
         waitingSince.delete(name);
         failures += 1;
         if (kind === 'unknown' && !known && failures < ATTEMPTS) {
@@ -181,7 +200,7 @@ export async function startProjections(
    * Applies the streams of the requested entries again, in order, from their first event not applied up to the
    * request: an event held behind another is only ever applied after it.
    */
-  const retryQuarantined = async (projection: Projection, request: RecordedEvent) => {
+  const retryQuarantined = async (projection: Projection, request: RecordedEvent, store: Store) => {
     const { positions } = (request as unknown as QuarantineRetryRequested).data;
     const streams = parked.get(projection.name)!;
     const from = new Map<string, number>();
@@ -191,36 +210,131 @@ export async function startProjections(
     for (const [stream, first] of from) {
       streams.delete(stream);
       for (const event of await events.readStream(stream)) {
-        if (event.position >= first && event.position < request.position) await applyOrQuarantine(projection, event, request.position);
+        if (event.position >= first && event.position < request.position) await applyOrQuarantine(projection, event, request.position, store);
       }
     }
   };
 
-  const handle = async (event: RecordedEvent) => {
+  /** One event through every projection that has not passed it; `reached` is the batch's copy of `applied`. */
+  const handle = async (event: RecordedEvent, store: Store, reached: Map<string, number>) => {
     for (const projection of all) {
-      if (event.position <= applied.get(projection.name)!) continue;
-      if (event.stream.startsWith(projection.streamPrefix)) await applyOrQuarantine(projection, event, event.position);
-      if (event.stream === QUARANTINE_STREAM && event.type === 'QuarantineRetryRequested') await retryQuarantined(projection, event);
-      applied.set(projection.name, event.position);
-      unsaved.set(projection.name, event.position);
+      if (event.position <= reached.get(projection.name)!) continue;
+      if (event.stream.startsWith(projection.streamPrefix)) await applyOrQuarantine(projection, event, event.position, store);
+      if (event.stream === QUARANTINE_STREAM && event.type === 'QuarantineRetryRequested') await retryQuarantined(projection, event, store);
+      reached.set(projection.name, event.position);
     }
     quarantine.observe(event);
-    position = event.position;
-    options.onApplied?.(event);
-    options.onProgress?.(position);
-    for (const waiter of waiters) if (waiter.position <= position) waiter.settle(true);
   };
 
-  let subscription: Subscription;
-  const subscribe = () => {
-    subscription = events.subscribeToAll(position, handle, (error) => {
-      if (closed || error instanceof RunnerClosed) return;
-      // The event store failed under the subscription: start again from the last event every projection passed.
-      log(`projection subscription stopped, resubscribing: ${describeFailure(error)}`);
-      setTimeout(() => closed || subscribe(), RESUBSCRIBE_MS).unref();
-    });
+  /** The batch's checkpoints, after its documents (where the store has no transaction, never ahead of them). */
+  const saveCheckpoints = async (store: ReadStore, reached: Map<string, number>) => {
+    const moved = [...reached].filter(([name, at]) => stored.get(name) !== at).map(([name, at]) => ({ put: { _id: name, position: at } }));
+    const collection = store.collection<Checkpoint>(CHECKPOINTS);
+    if (collection.bulkWrite) await collection.bulkWrite(moved);
+    else for (const { put } of moved) await collection.put(put);
   };
-  subscribe();
+
+  /**
+   * One transaction: the events through the projections on a store that reads and writes each document once, the
+   * documents, then the checkpoints. A write the store refuses at the end (a document SQLite cannot hold) sends the
+   * batch through again on the transaction itself, event by event, so the failure is pinned on its event.
+   */
+  const applyBatch = async (batch: RecordedEvent[]) => {
+    let exact = false;
+    for (let delay = 100; ; ) {
+      const reached = new Map(applied);
+      try {
+        await inTransaction(read, async (transaction) => {
+          const store = exact ? null : createBatchStore(transaction);
+          for (const event of batch) await handle(event, store ?? transaction, reached);
+          await store?.flush();
+          await saveCheckpoints(transaction, reached);
+        });
+      } catch (error) {
+        if (closed || error instanceof RunnerClosed) throw new RunnerClosed();
+        const away = error instanceof StoreAway ? error : failureKind(error) === 'unavailable' ? new StoreAway('the read models', error) : null;
+        if (away) {
+          if (!waitingSince.has(away.projection)) waitingSince.set(away.projection, now());
+          log(`projection ${away.projection} waits for its store at position ${batch[0]!.position}: ${describeFailure(away.failure)}`);
+          await pause(delay);
+          delay = Math.min(delay * 2, LONGEST_PAUSE_MS);
+          continue;
+        }
+        if (exact) throw error;
+        exact = true;
+        continue;
+      }
+      waitingSince.delete('the read models');
+      applied = reached;
+      for (const [name, at] of reached) stored.set(name, at);
+      position = batch.at(-1)!.position;
+      // Loaded up to where the log ended at the start: the indexes are built before anyone waits on them.
+      if (loading && position >= loading.until) {
+        const { finish } = loading;
+        if (!options.keepIndexesDeferred) await persist('the deferred indexes', finish);
+        loading = null;
+      }
+      for (const event of batch) options.onApplied?.(event);
+      options.onProgress?.(position);
+      waiters.passed(position);
+      return;
+    }
+  };
+
+  // The subscription fills a queue; batches are taken from it. Events of a subscription given up are dropped.
+  let queue: RecordedEvent[] = [];
+  let queuedUpTo = position;
+  let generation = 0;
+  let working: Promise<void> | undefined;
+  let room: (() => void)[] = [];
+  const makeRoom = () => {
+    for (const resume of room.splice(0)) resume();
+  };
+  let subscription: Subscription | undefined;
+
+  const work = async () => {
+    try {
+      while (queue.length > 0 && !closed) {
+        const batch = queue.splice(0, BATCH_EVENTS);
+        makeRoom();
+        await applyBatch(batch);
+        // The embedded stores answer synchronously, so a catch-up is all microtasks: timers (a lease's renewal)
+        // and requests get their turn between batches.
+        await new Promise((resume) => setImmediate(resume));
+      }
+    } catch (error) {
+      restart(error);
+    } finally {
+      working = undefined;
+    }
+  };
+
+  const deliver = (of: number) => async (event: RecordedEvent) => {
+    if (of !== generation || closed || event.position <= queuedUpTo) return;
+    queue.push(event);
+    queuedUpTo = event.position;
+    working ??= work();
+    while (queue.length >= QUEUED_EVENTS && of === generation && !closed) await new Promise<void>((resume) => room.push(resume));
+  };
+
+  /** The event store failed under the subscription, or a batch could not be applied: start again from the last event every projection passed. */
+  function restart(error: unknown) {
+    if (closed || error instanceof RunnerClosed) return;
+    log(`projection subscription stopped, resubscribing: ${describeFailure(error)}`);
+    generation += 1;
+    queue = [];
+    makeRoom();
+    void subscription?.close();
+    setTimeout(() => void subscribe(), RESUBSCRIBE_MS).unref();
+  }
+
+  const subscribe = async () => {
+    await working;
+    if (closed) return;
+    queuedUpTo = position;
+    subscription = events.subscribeToAll(position, deliver(generation), restart);
+  };
+  await subscribe();
 
   return {
     get position() {
@@ -229,39 +343,47 @@ export async function startProjections(
     waitFor(target, timeoutMs = READ_YOUR_WRITES_MS) {
       if (target <= position) return Promise.resolve(true);
       if (closed) return Promise.resolve(false);
-      return new Promise((resolve) => {
-        const waiter = {
-          position: target,
-          settle: (reached: boolean) => {
-            clearTimeout(timer);
-            waiters.delete(waiter);
-            resolve(reached);
-          },
-        };
-        const timer = Number.isFinite(timeoutMs) ? setTimeout(() => waiter.settle(false), timeoutMs) : undefined;
-        waiters.add(waiter);
-      });
+      return waiters.wait(target, timeoutMs);
     },
-    progress: () => all.map(({ name }) => ({ name, position: applied.get(name)!, waitingSince: waitingSince.get(name) ?? null })),
+    progress: () => all.map(({ name }) => ({ name, position: applied.get(name)!, waitingSince: waitingSince.get(name) ?? waitingSince.get('the read models') ?? null })),
     quarantined: () => openEntries(quarantine.current()),
     async close() {
       closed = true;
       stopping.abort();
-      await subscription.close();
-      clearInterval(saving);
-      await saveCheckpoints();
-      for (const waiter of waiters) waiter.settle(false);
+      generation += 1;
+      makeRoom();
+      await subscription?.close();
+      await working;
+      waiters.abandon();
     },
   };
 }
 
+/**
+ * Defers the indexes of projections that start from nothing with a long log ahead; `finish` ensures them again
+ * (once, however often it is called). Null when there is nothing to defer.
+ */
+async function deferIndexes(events: EventStore, read: ReadStore, starting: Projection[]) {
+  const until = starting.length > 0 ? await events.headPosition() : 0;
+  if (until < BULK_LOAD_EVENTS) return null;
+  const deferred: Projection[] = [];
+  for (const projection of starting) {
+    let all = true;
+    for (const name of Object.keys(projection.collections)) all = ((await read.collection(name).deferIndexes?.()) ?? false) && all;
+    if (all) deferred.push(projection);
+    else await ensureCollections(read, [projection]);
+  }
+  if (deferred.length === 0) return null;
+  let finished: Promise<void> | undefined;
+  const finish = () =>
+    (finished ??= ensureCollections(read, deferred).catch((error: unknown) => {
+      finished = undefined;
+      throw error;
+    }));
+  return { until, finish };
+}
+
 /** Resolves when the runner has passed everything that was in the log when it was called. */
 export async function catchUp(events: EventStore, runner: ProjectionRunner): Promise<void> {
-  let head = runner.position;
-  for (;;) {
-    const page = await events.readAll(head, 1000);
-    if (page.length === 0) break;
-    head = page[page.length - 1]!.position;
-  }
-  await runner.waitFor(head, Infinity);
+  await runner.waitFor(await events.headPosition(), Infinity);
 }

@@ -26,7 +26,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   app.use(errorHandler(deps.log));
   mountHealth(app, { events: deps.events, runner: deps.runner, draining: deps.draining });
   app.use(rejectMalformedPaths);
-  app.use(publicRateLimit(deps.limits.publicPerAddress));
+  app.use(publicRateLimit(deps.limits.publicPerAddress, deps.requestCounter));
   for (const capability of capabilities) for (const handler of capability.publicRoutes?.(services) ?? []) app.use(handler);
   app.use(async function matchRoute(ctx, next) {
     if (ctx.path === '/graphql') return next();
@@ -39,7 +39,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     return next();
   });
   app.use(authenticate(deps.read));
-  app.use(rateLimit(deps.limits));
+  app.use(rateLimit(deps.limits, deps.requestCounter));
   app.use(jsonBodies({ maxBytes: deps.limits.maxBodyBytes }));
   app.use(idempotentPosts(deps.events, deps.now, deps.log));
   await mountGraphql(app, { content: contentActions(services), projects: projectActions(services) });

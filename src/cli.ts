@@ -1,5 +1,5 @@
 // Operator CLI: organizations, projects, API keys, projection rebuilds and the projection quarantine.
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { openInfrastructure, type Infrastructure } from './composition.ts';
 import { foldStream } from './shared/decider.ts';
@@ -9,9 +9,11 @@ import { createProjectHandlers } from './projects/handlers.ts';
 import { projectDecider } from './projects/decider.ts';
 import { projectStream } from './projects/events.ts';
 import { allProjections } from '../projections/index.ts';
-import { CHECKPOINTS, type Projection } from '../projections/projection.ts';
+import type { Projection } from '../projections/projection.ts';
 import { catchUp, startProjections } from '../projections/runner.ts';
 import { listQuarantine, retryQuarantine } from './operations/quarantine.ts';
+import { rebuildOnline } from './operations/rebuild.ts';
+import { progressLine } from './operations/progressLine.ts';
 
 const usage = `Usage: npm run cli -- <command> [options]
   organizations create --name NAME           create an organization and an organization API key
@@ -22,7 +24,8 @@ const usage = `Usage: npm run cli -- <command> [options]
   keys revoke --organization ID --key-id KEY_ID
   events STREAM                               print a stream's events, one JSON object a line
                                               (e.g. content-<uuid>, project-1, organization-1)
-  projections rebuild [NAME|all]              drop a projection's read model and replay the log from 0
+  projections rebuild [NAME|all]              replay the log from 0 into shadow collections (one pass for all
+                                              named), then swap them in; a running service keeps serving
                                               (projections: ${allProjections.map((p) => p.name).join(', ')})
   projections quarantine                      list the events projections could not apply
   projections quarantine retry POSITION|all   have the running service apply them again (after a fix);
@@ -58,32 +61,31 @@ async function projectKey(infra: Infrastructure, organizationId: number, project
   return createOrganizationHandlers(infra.events).issueKey(organizationId, 'project', projectId, label, new Date());
 }
 
-async function rebuild(infra: Infrastructure, projection: Projection) {
-  const collections = Object.keys(projection.collections);
-  const snapshot = async () => Object.fromEntries(await Promise.all(collections.map(async (name) => [name, await infra.read.collection(name).find({}, { sort: { _id: 1 } })] as const)));
-  const before = infra.readModelsInProcess ? null : await snapshot();
-  for (const name of collections) await infra.read.collection(name).clear();
-  await infra.read.collection(CHECKPOINTS).deleteOne(projection.name);
-  let last = Date.now();
-  const runner = await startProjections(infra.events, infra.read, [projection], {
-    onProgress: (position) => {
-      if (Date.now() - last < 1000) return;
-      last = Date.now();
-      console.log(`  ${projection.name}: at position ${position}`);
-    },
-    log: console.error,
-  });
+/** The embedded in-memory read models live in the server process: the CLI can only replay into its own copy. */
+async function replayInProcess(infra: Infrastructure, projections: Projection[]) {
+  const runner = await startProjections(infra.events, infra.read, projections, { log: console.error });
   await catchUp(infra.events, runner);
   await runner.close();
-  const after = await snapshot();
-  const counts = collections.map((name) => `${after[name]!.length} ${name}`).join(', ');
-  if (!before) {
-    console.log(`${projection.name}: replayed to position ${runner.position} (${counts}); the embedded read models live in the server process and are rebuilt this way at every start`);
-    return true;
+  for (const projection of projections) {
+    const counts = await Promise.all(Object.keys(projection.collections).map(async (name) => `${await infra.read.collection(name).count({})} ${name}`));
+    console.log(`${projection.name}: replayed to position ${runner.position} (${counts.join(', ')}); the embedded read models live in the server process and are rebuilt this way at every start`);
   }
-  const equal = isDeepStrictEqual(before, after);
-  console.log(`${projection.name}: rebuilt to position ${runner.position} (${counts}); equal to the read model before the rebuild: ${equal ? 'yes' : 'no'}`);
-  return equal;
+}
+
+async function rebuild(infra: Infrastructure, projections: Projection[]) {
+  if (infra.readModelsInProcess) return replayInProcess(infra, projections);
+  const bar = progressLine('rebuild', 'events');
+  // The event store finds a running service's new events by polling, which does not hold the process open.
+  const alive = setInterval(() => undefined, 1_000);
+  const rebuilt = await rebuildOnline(infra.events, infra.read, projections, {
+    progress: ({ position, head, startedMs }) => bar.update(position, Math.max(head, position), startedMs),
+    log: console.error,
+  }).finally(() => clearInterval(alive));
+  bar.end();
+  for (const { name, position, counts, equal } of rebuilt) {
+    const listed = Object.entries(counts).map(([collection, count]) => `${count} ${collection}`).join(', ');
+    console.log(`${name}: rebuilt to position ${position} (${listed}); equal to the read model before the rebuild: ${equal ? 'yes' : 'no'}`);
+  }
 }
 
 async function quarantine(infra: Infrastructure, action: string | undefined, target: string | undefined): Promise<number> {
@@ -136,9 +138,8 @@ async function run(infra: Infrastructure): Promise<number> {
     case 'projections rebuild': {
       const chosen = !argument || argument === 'all' ? allProjections : allProjections.filter((p) => p.name === argument);
       if (chosen.length === 0) fail(`unknown projection ${argument}\n\n${usage}`);
-      let equal = true;
-      for (const projection of chosen) equal = (await rebuild(infra, projection)) && equal;
-      return equal ? 0 : 1;
+      await rebuild(infra, chosen);
+      return 0;
     }
     default:
       return fail(usage);

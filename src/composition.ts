@@ -34,8 +34,8 @@ export function openEventStore(config: Config): EventStore {
     : createSqliteEventStore(path.join(config.DATA_DIR, 'events.sqlite'));
 }
 
-/** Fields the content list filters search by substring (`filter[title]`, `filter[body]`): the SQLite store keeps a trigram index of them. */
-export const searchedFields = (collection: string): readonly string[] => (collection === CONTENT_ITEMS ? ['title', 'body'] : []);
+/** The word text the content list's `filter[title]` and `filter[body]` search (src/content/search.ts): the SQLite store keeps a word index of each. */
+export const searchedFields = (collection: string): readonly string[] => (collection === CONTENT_ITEMS ? ['searchText.title', 'searchText.body'] : []);
 
 /** MongoDB when MONGODB_URL is set; else SQLite tables in DATA_DIR, or memory with READ_STORE=memory. */
 async function openReadStore(config: Config): Promise<ReadStore> {

@@ -50,6 +50,8 @@ export const configSchema = z.object({
     .enum(['true', 'false'], { message: 'must be true or false' })
     .default('false')
     .transform((value) => value === 'true'),
+  /** How long a projections lease term lasts unrenewed: the longest projections stand still after their leader dies. */
+  PROJECTION_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   RATE_LIMIT_GET: positiveInt(100),
   RATE_LIMIT_OTHER: positiveInt(25),
   /** Requests per 60 s per client address on the public routes (player data, preview, feeds, media files). */

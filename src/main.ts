@@ -9,7 +9,9 @@ import type http from 'node:http';
 import { createHttpServer } from './http/server.ts';
 import { answerWhileStarting } from './http/starting.ts';
 import { allProjections } from '../projections/index.ts';
-import { catchUp, startProjections } from '../projections/runner.ts';
+import { catchUp } from '../projections/runner.ts';
+import { startLeadership } from '../projections/leadership.ts';
+import { sharedCounter } from './http/sharedCounter.ts';
 import { bootstrapIfEmpty } from './organizations/bootstrap.ts';
 import { createLogger, logFunction } from './logging.ts';
 import { gracefulShutdown, within, SHUTDOWN_GRACE_MS } from './http/shutdown.ts';
@@ -30,6 +32,11 @@ const workflows = await openWorkflowRunner(config, infrastructure.events, voices
 const reactor = createGenerationReactor(workflows, log);
 // Payload media URLs need the port actually listened on (PORT=0 picks one).
 let listeningPort = config.PORT;
+// Unfinished generations and deliveries are started again by whichever process becomes the projections leader.
+const resumeReactors = async () => {
+  await reactor.resume(infrastructure.read);
+  await webhookReactor.resume();
+};
 const webhookReactor = createWebhookReactor({
   events: infrastructure.events,
   read: infrastructure.read,
@@ -52,8 +59,12 @@ listeningPort = typeof address === 'object' && address ? address.port : config.P
 
 // With generation off, this process only serves the API; another process (or none, while paused) generates
 // and delivers webhooks. Deliveries are requested by a checkpointed reactor, so a kill cannot lose one.
-const runner = await startProjections(infrastructure.events, infrastructure.read, allProjections, {
+// Of the processes sharing the read store, the holder of the projections lease runs the projections and the
+// reactors; the others follow it and take over when it dies (docs/deployment.md).
+const runner = await startLeadership(infrastructure.events, infrastructure.read, allProjections, {
   log,
+  leaseMs: config.PROJECTION_LEASE_MS,
+  onLeading: config.GENERATION_ENABLED ? () => resumeReactors() : undefined,
   onApplied: config.GENERATION_ENABLED ? reactor.onEvent : undefined,
   reactors: config.GENERATION_ENABLED ? [webhookReactor.projection] : [],
 });
@@ -68,11 +79,8 @@ if (bootstrapped) {
   );
 }
 
-if (config.GENERATION_ENABLED) {
-  await reactor.resume(infrastructure.read);
-  await webhookReactor.resume();
-}
-
+// A MongoDB read store is shared by every API process, and so are the request counts kept in it.
+const requestCounter = config.MONGODB_URL ? await sharedCounter(infrastructure.read, log) : undefined;
 const app = await createApp({
   events: infrastructure.events,
   read: infrastructure.read,
@@ -91,12 +99,14 @@ const app = await createApp({
   log,
   logger,
   draining: shutdown.draining,
+  requestCounter,
 });
 handle = app.callback();
 log(`listening on http://127.0.0.1:${listeningPort}/v1`);
 
 shutdown.install(server, async () => {
   webhookReactor.close();
+  requestCounter?.close();
   // Generations still running are left to the next start, which resumes every unfinished item.
   await within(workflows.close(), SHUTDOWN_GRACE_MS);
   // A projection held up by a store that does not answer must not keep the process from exiting.

@@ -4,6 +4,7 @@ import type { ReadStore } from './infrastructure/readStore/port.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { VoiceCatalogue } from './voices/catalogue.ts';
 import type { Logger } from './logging.ts';
+import type { RequestCounter } from './http/rateLimit.ts';
 import { createContentHandlers } from './content/handlers.ts';
 import { createProjectHandlers } from './projects/handlers.ts';
 import { createWebhookHandlers, type WebhookSettings } from './webhooks/handlers.ts';
@@ -27,6 +28,8 @@ export interface AppDeps {
   logger: Logger;
   /** True once graceful shutdown has begun (`/ready` then answers 503). */
   draining: () => boolean;
+  /** Request counts every API process shares (the read store's, on the production stack); this process's own when unset. */
+  requestCounter?: RequestCounter;
 }
 
 export type Services = AppDeps & {

@@ -2,6 +2,7 @@
 import type { Filter, IndexSpec, ReadStore, Sort } from '../infrastructure/readStore/port.ts';
 import type { ContentType } from './commands.ts';
 import type { ContentFields, MediaFileRecord } from './events.ts';
+import type { SearchText } from './search.ts';
 
 export const CONTENT_ITEMS = 'contentItems';
 
@@ -17,6 +18,8 @@ export type ContentItemView = Omit<ContentFields, 'segments' | 'metadata'> & {
    * nested arrays, which free-form values may have) and no filter ever reaches into it.
    */
   metadataJson?: string | null;
+  /** The words of the title and body, for `filter[title]` and `filter[body]` (see search.ts). */
+  searchText?: SearchText;
   _id: string;
   revision: number;
   projectId: number;
@@ -35,21 +38,40 @@ export type ContentItemView = Omit<ContentFields, 'segments' | 'metadata'> & {
   updated: string;
 };
 
+/**
+ * Every list order ends with the tie-breaker the lists sort by (`legacyId`, in the order's direction), so a page is
+ * a walk of one index: no run of equal values is sorted per request. Names differ from the indexes they replace, so
+ * a MongoDB database of an older release gets them beside its old ones instead of refusing a redefinition.
+ */
 export const contentIndexes: IndexSpec[] = [
-  { name: 'project', keys: { projectId: 1 } },
-  { name: 'project_created', keys: { projectId: 1, created: -1 } },
+  { name: 'project_created_legacy_id', keys: { projectId: 1, created: -1, legacyId: -1 } },
   { name: 'project_source_id', keys: { projectId: 1, sourceId: 1 } },
   { name: 'project_legacy_id', keys: { projectId: 1, legacyId: 1 } },
   { name: 'project_source_url', keys: { projectId: 1, sourceUrl: 1 } },
-  // The other orders of list and project statistics.
-  { name: 'project_publish_date', keys: { projectId: 1, publishDate: -1 } },
+  { name: 'project_publish_date_legacy_id', keys: { projectId: 1, publishDate: -1, legacyId: -1 } },
+  { name: 'project_duration_legacy_id', keys: { projectId: 1, duration: -1, legacyId: -1 } },
+  { name: 'project_published_legacy_id', keys: { projectId: 1, published: 1, legacyId: 1 } },
+  { name: 'project_status_legacy_id', keys: { projectId: 1, status: 1, legacyId: 1 } },
+  // The `filter[updated]` range, and the newest update of a project when its newest item leaves (projection statistics).
   { name: 'project_updated', keys: { projectId: 1, updated: -1 } },
-  { name: 'project_status', keys: { projectId: 1, status: 1 } },
-  { name: 'project_duration', keys: { projectId: 1, duration: -1 } },
   // Players and feeds: published, processed items newest first; playlists selecting by tag.
-  { name: 'project_published', keys: { projectId: 1, status: 1, published: 1, created: -1 } },
+  { name: 'project_feed', keys: { projectId: 1, status: 1, published: 1, created: -1, legacyId: -1 } },
   { name: 'project_tags', keys: { projectId: 1, tags: 1 } },
 ];
+
+/** Per project, kept by the contentItems projection: what `content_total_count` and `content_updated` show. */
+export const CONTENT_STATS = 'contentStats';
+
+export type ContentStatsView = {
+  _id: string;
+  projectId: number;
+  /** Items the project holds. */
+  total: number;
+  /** The newest `updated` among them. */
+  lastUpdated: string | null;
+  /** The last event applied to these numbers: a replayed event finds it and leaves them alone. */
+  position: number;
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -76,17 +98,32 @@ export interface ContentListQuery {
   limit: number;
 }
 
-export function listContent(read: ReadStore, projectId: number, query: ContentListQuery): Promise<ContentItemView[]> {
-  return read
-    .collection<ContentItemView>(CONTENT_ITEMS)
-    .find({ ...query.filter, projectId }, { sort: query.sort, skip: query.offset, limit: query.limit });
+/** Offsets below this are walked as they are: the statistics read would cost more than it saves. */
+const FAR_OFFSET = 1_000;
+
+const reversed = (sort: Sort): Sort => Object.fromEntries(Object.entries(sort).map(([field, direction]) => [field, direction === 1 ? -1 : 1]));
+
+/**
+ * A page of the list. A page past the middle of an unfiltered list is read from the other end (the sort reversed,
+ * then the page): the count kept by the projection says where that end is, and the sort ends with the unique
+ * `legacyId`, so the reversed order is exactly the reverse. An offset then costs at most half the project.
+ */
+export async function listContent(read: ReadStore, projectId: number, query: ContentListQuery): Promise<ContentItemView[]> {
+  const items = read.collection<ContentItemView>(CONTENT_ITEMS);
+  const filter = { ...query.filter, projectId };
+  if (query.offset >= FAR_OFFSET && Object.keys(query.filter).length === 0) {
+    const { total } = await contentStatsOf(read, projectId);
+    if (query.offset > total / 2) {
+      const end = Math.min(total, query.offset + query.limit);
+      if (end <= query.offset) return [];
+      return (await items.find(filter, { sort: reversed(query.sort), skip: total - end, limit: end - query.offset })).reverse();
+    }
+  }
+  return items.find(filter, { sort: query.sort, skip: query.offset, limit: query.limit });
 }
 
+/** The project's item count and newest update, as the projection keeps them: one lookup, whatever the project's size. */
 export async function contentStatsOf(read: ReadStore, projectId: number): Promise<{ total: number; lastUpdated: string | null }> {
-  const items = read.collection<ContentItemView>(CONTENT_ITEMS);
-  const [total, latest] = await Promise.all([
-    items.count({ projectId }),
-    items.find({ projectId }, { sort: { updated: -1 }, limit: 1 }),
-  ]);
-  return { total, lastUpdated: latest[0]?.updated ?? null };
+  const stats = await read.collection<ContentStatsView>(CONTENT_STATS).findOne({ _id: String(projectId) });
+  return { total: stats?.total ?? 0, lastUpdated: stats?.lastUpdated ?? null };
 }

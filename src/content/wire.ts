@@ -7,6 +7,7 @@ import { contentTypes, segmentsDetail, type SegmentsDetail } from './commands.ts
 import { contentStatuses, type ContentItemView, type ContentListQuery } from './readModel.ts';
 import type { MediaFileRecord } from './events.ts';
 import { segmentsForClients } from './segments.ts';
+import { phraseFilter } from './search.ts';
 
 const text = z.string().nullable();
 const int = z.number().int();
@@ -244,8 +245,6 @@ export const listQuerySchema = z.object({
 
 export type ContentListWireQuery = z.input<typeof listQuerySchema>;
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const contains = (text: string) => ({ $regex: escapeRegex(text), $options: 'i' });
 const range = (from?: string, to?: string) =>
   from || to ? { ...(from ? { $gte: from } : {}), ...(to ? { $lte: to } : {}) } : undefined;
 
@@ -255,8 +254,8 @@ export function parseListQuery(raw: Record<string, unknown>): ContentListQuery &
     _id: q['filter[id]'],
     sourceId: q['filter[source_id]'],
     sourceUrl: q['filter[source_url]'],
-    title: q['filter[title]'] === undefined ? undefined : contains(q['filter[title]']),
-    body: q['filter[body]'] === undefined ? undefined : contains(q['filter[body]']),
+    'searchText.title': q['filter[title]'] === undefined ? undefined : phraseFilter(q['filter[title]']),
+    'searchText.body': q['filter[body]'] === undefined ? undefined : phraseFilter(q['filter[body]']),
     published: q['filter[published]'],
     videoPublished: q['filter[video_published]'],
     status: q['filter[statuses][]'] ? { $in: q['filter[statuses][]'] } : undefined,

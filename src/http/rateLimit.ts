@@ -4,65 +4,73 @@ import ipaddr from 'ipaddr.js';
 import { sendError } from './errors.ts';
 import { principalOf } from './auth.ts';
 
-const WINDOW_MS = 60_000;
+export const WINDOW_MS = 60_000;
 
 /** Player data, preview pages, podcast feeds and transcripts, and media files: everything served without a key. */
 const PUBLIC_PATH = /^\/(?:media\/|v1\/projects\/[^/]+\/(?:player(?:\/|$)|podcast\/|playlists\/[^/]+\/podcast\/))/;
 
-interface Window {
-  started: number;
+/** One request taken from a name's window, or refused because the window is full. */
+export interface Taken {
+  allowed: boolean;
+  /** Requests the window has let through, this one included. */
   used: number;
+  /** When the window ends (epoch ms). */
+  resetsAt: number;
+  at: number;
 }
 
-/** Counts requests per name in fixed windows, forgetting windows that have ended. */
-function fixedWindows(now: () => number) {
-  const windows = new Map<string, Window>();
+/** Counts requests per name in fixed 60-second windows. */
+export interface RequestCounter {
+  take(name: string, limit: number): Promise<Taken>;
+}
+
+/** This process's own counts, forgetting windows that have ended: the limit is per process (docs/limits.md). */
+export function memoryCounter(now: () => number = Date.now): RequestCounter {
+  const windows = new Map<string, { started: number; used: number }>();
   let lastSweep = now();
-  return function count(name: string): Window & { at: number } {
-    const at = now();
-    if (at - lastSweep > WINDOW_MS) {
-      for (const [key, window] of windows) if (at - window.started >= WINDOW_MS) windows.delete(key);
-      lastSweep = at;
-    }
-    let window = windows.get(name);
-    if (!window || at - window.started >= WINDOW_MS) {
-      window = { started: at, used: 0 };
-      windows.set(name, window);
-    }
-    return Object.assign(window, { at });
+  return {
+    async take(name, limit) {
+      const at = now();
+      if (at - lastSweep > WINDOW_MS) {
+        for (const [key, window] of windows) if (at - window.started >= WINDOW_MS) windows.delete(key);
+        lastSweep = at;
+      }
+      let window = windows.get(name);
+      if (!window || at - window.started >= WINDOW_MS) {
+        window = { started: at, used: 0 };
+        windows.set(name, window);
+      }
+      const allowed = window.used < limit;
+      if (allowed) window.used += 1;
+      return { allowed, used: window.used, resetsAt: window.started + WINDOW_MS, at };
+    },
   };
 }
 
-/** Takes one request from the window, or answers 429 with Retry-After; true when the request may go on. */
-function take(ctx: Context, window: Window & { at: number }, limit: number): boolean {
+/** Answers 429 with Retry-After when the window is full; sets the limit headers either way; true when the request may go on. */
+function answer(ctx: Context, taken: Taken, limit: number): boolean {
   ctx.set('X-RateLimit-Limit', String(limit));
-  ctx.set('X-RateLimit-Reset', String(Math.ceil((window.started + WINDOW_MS) / 1000)));
-  if (window.used >= limit) {
-    ctx.set('X-RateLimit-Remaining', '0');
-    ctx.set('Retry-After', String(Math.max(1, Math.ceil((window.started + WINDOW_MS - window.at) / 1000))));
-    sendError(ctx, 429, 'Too Many Requests');
-    return false;
-  }
-  window.used += 1;
-  ctx.set('X-RateLimit-Remaining', String(limit - window.used));
-  return true;
+  ctx.set('X-RateLimit-Reset', String(Math.ceil(taken.resetsAt / 1000)));
+  ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - taken.used)));
+  if (taken.allowed) return true;
+  ctx.set('Retry-After', String(Math.max(1, Math.ceil((taken.resetsAt - taken.at) / 1000))));
+  sendError(ctx, 429, 'Too Many Requests');
+  return false;
 }
 
-export function rateLimit(limits: { get: number; other: number }, now: () => number = Date.now) {
-  const count = fixedWindows(now);
+export function rateLimit(limits: { get: number; other: number }, counter: RequestCounter = memoryCounter()) {
   return async function limitRequests(ctx: Context, next: Next) {
     const reading = ctx.method === 'GET' || ctx.method === 'HEAD';
-    const window = count(`${reading ? 'get' : 'other'}:${principalOf(ctx).keyHash}`);
-    if (take(ctx, window, reading ? limits.get : limits.other)) await next();
+    const limit = reading ? limits.get : limits.other;
+    if (answer(ctx, await counter.take(`${reading ? 'get' : 'other'}:${principalOf(ctx).keyHash}`, limit), limit)) await next();
   };
 }
 
 /** Limits the public routes per client address; every other path passes untouched. */
-export function publicRateLimit(limit: number, now: () => number = Date.now) {
-  const count = fixedWindows(now);
+export function publicRateLimit(limit: number, counter: RequestCounter = memoryCounter()) {
   return async function limitPublicRequests(ctx: Context, next: Next) {
     if (!PUBLIC_PATH.test(ctx.path)) return next();
-    if (take(ctx, count(clientAddress(ctx)), limit)) return next();
+    if (answer(ctx, await counter.take(`public:${clientAddress(ctx)}`, limit), limit)) return next();
     // Players and feed readers are cross-origin: the refusal must be readable by the page that asked.
     ctx.set('Access-Control-Allow-Origin', '*');
   };

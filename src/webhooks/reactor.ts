@@ -55,21 +55,22 @@ export function createWebhookReactor(deps: WebhookReactorDeps): WebhookReactor {
   };
 
   /** The item's project among those that have enabled webhooks, from the read model when it still holds the item. */
-  const projectOf = async (candidates: number[], contentId: string, history: () => Promise<RecordedEvent[]>) => {
+  const projectOf = async (read: ReadStore, candidates: number[], contentId: string, history: () => Promise<RecordedEvent[]>) => {
     for (const projectId of candidates) {
-      if ((await deps.read.collection(CONTENT_ITEMS).count({ _id: contentId, projectId })) > 0) return projectId;
+      if ((await read.collection(CONTENT_ITEMS).count({ _id: contentId, projectId })) > 0) return projectId;
     }
     return contentSourceOf(await history()).projectId;
   };
 
-  const notify = async (recorded: RecordedEvent, kind: ContentNotificationKind) => {
-    const enabled = await deps.read.collection<WebhookView>(WEBHOOKS).find({ enabled: true }, { sort: { id: 1 } });
+  /** `read`: the read models as the runner hands them over, up to this event (its batch's writes included). */
+  const notify = async (recorded: RecordedEvent, kind: ContentNotificationKind, read: ReadStore) => {
+    const enabled = await read.collection<WebhookView>(WEBHOOKS).find({ enabled: true }, { sort: { id: 1 } });
     if (enabled.length === 0) return;
     const contentId = recorded.stream.slice('content-'.length);
     let events: RecordedEvent[] | undefined;
     // The item as of this event, even when later events (or its deletion) have already been applied.
     const history = async () => (events ??= (await deps.events.readStream(recorded.stream)).filter((event) => event.revision <= recorded.revision));
-    const projectId = await projectOf([...new Set(enabled.map((webhook) => webhook.projectId))], contentId, history);
+    const projectId = await projectOf(read, [...new Set(enabled.map((webhook) => webhook.projectId))], contentId, history);
     for (const webhook of enabled.filter((candidate) => candidate.projectId === projectId)) {
       const deliveryId = deliveryIdOf(recorded.id, webhook.id);
       // Requested before (a replay, or a restart before the checkpoint moved): `resume` starts it if unfinished.
@@ -86,9 +87,9 @@ export function createWebhookReactor(deps: WebhookReactorDeps): WebhookReactor {
       name: 'webhookNotifications',
       streamPrefix: 'content-',
       collections: {},
-      async apply(recorded) {
+      async apply(recorded, read) {
         const kind = notificationKindOf(recorded.type);
-        if (kind) await notify(recorded, kind);
+        if (kind) await notify(recorded, kind, read);
       },
     },
     async resume() {

@@ -71,6 +71,22 @@ describe('list content', () => {
     expect(await list('?filter[published]=true&filter[publish_date][to]=2026-02-01')).toEqual(['alpha']);
   });
 
+  it('searches titles and bodies for whole words in order, the last as a prefix, whatever the case, accents and punctuation', async () => {
+    const search = (field: string, text: string) => list(`?filter[${field}]=${encodeURIComponent(text)}`);
+    expect(await search('title', 'title ch')).toEqual(['charlie']);
+    expect(await search('title', 'ÀLPHA SPÉCIAL')).toEqual(['alpha']);
+    expect(await search('title', 'special chars')).toEqual(['alpha']);
+    expect(await search('title', 'lpha')).toEqual([]);
+    expect(await search('title', 'updated delta')).toEqual([]);
+    expect(await search('title', '[ ]')).toEqual([]);
+    expect(await search('body', 'needle in a hay')).toEqual(['bravo']);
+    expect(await search('body', 'haystack needle')).toEqual([]);
+    // Bodies are HTML: their tags are no words.
+    expect(await search('body', 'p')).toEqual([]);
+    expect(await search('body', 'body of')).toEqual(['delta', 'charlie', 'alpha']);
+    expect(await list(`?filter[body]=of&filter[title]=title&order[by]=created&order[dir]=asc`)).toEqual(['charlie']);
+  });
+
   it.each([
     ['?pagination[limit]=0', 'pagination[limit]', 'must be greater than or equal to 1'],
     ['?pagination[limit]=101', 'pagination[limit]', 'must be less than or equal to 100'],

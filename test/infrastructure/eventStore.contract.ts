@@ -143,6 +143,31 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       });
     });
 
+    describe('appendMany and headPosition', () => {
+      it('appends to several streams in order, each append seeing the ones before it, and the head is the last position', async () => {
+        const a = newStream('many-a');
+        const b = newStream('many-b');
+        const results = await store.appendMany([
+          { stream: a, events: [noted(0)], expected: 'no_stream' },
+          { stream: b, events: [noted(1), noted(2)], expected: 'no_stream' },
+          { stream: a, events: [noted(3)], expected: 0 },
+        ]);
+        expect(results.map((result) => result.revision)).toEqual([0, 1, 1]);
+        expectIncreasing(results.map((result) => result.position));
+        expect((await store.readStream(a)).map((event) => event.data)).toEqual([{ n: 0 }, { n: 3 }]);
+        expect((await store.readStream(b)).map((event) => event.position)).toEqual([results[1]!.position - 1, results[1]!.position]);
+        // A shared server may have moved on meanwhile; the head is never behind what we appended.
+        expect(await store.headPosition()).toBeGreaterThanOrEqual(results[2]!.position);
+      });
+
+      it('refuses an append whose expected revision does not hold', async () => {
+        const a = newStream('many-refused');
+        await store.appendToStream(a, [noted(0)], 'no_stream');
+        await expect(store.appendMany([{ stream: a, events: [noted(1)], expected: 'no_stream' }])).rejects.toBeInstanceOf(WrongExpectedRevision);
+        expect(await store.streamRevision(a)).toBe(0);
+      });
+    });
+
     describe('subscribeToAll', () => {
       it('delivers events after the given position, then live ones, in order and once each, until closed', async () => {
         const stream = newStream('subscribed');

@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateKeyError, type Document, type ReadStore } from '../../src/infrastructure/readStore/port.ts';
 import { serviceQueryPlans } from './readStoreIndexes.contract.ts';
+import { phraseSearchContract } from './readStoreSearch.contract.ts';
+import { bulkContract, type BulkAbilities } from './readStoreBulk.contract.ts';
+import { insertContract } from './readStoreInsert.contract.ts';
 
 interface Item extends Document {
   projectId: number;
@@ -158,6 +161,10 @@ export interface ContractOptions {
   plans?: boolean;
   /** The store keeps a search index over content titles and bodies (see `searchedFields` in src/composition.ts). */
   searchIndex?: boolean;
+  /** Opening the store again gives an independent connection to the same data (as another process has). */
+  shared?: boolean;
+  /** What the store offers for rebuilds and bulk loads (readStoreBulk.contract.ts); none when left out. */
+  bulk?: BulkAbilities;
 }
 
 export function readStoreContract(name: string, open: () => Promise<ReadStore>, options: ContractOptions = {}) {
@@ -442,6 +449,12 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>, 
         });
       });
     }
+
+    insertContract(() => store, options.shared ? open : undefined);
+
+    bulkContract(() => store, options.bulk ?? {});
+
+    phraseSearchContract(() => store);
 
     if (options.plans) serviceQueryPlans(() => store, { searchIndex: options.searchIndex ?? false });
   });

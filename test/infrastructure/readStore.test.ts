@@ -15,11 +15,11 @@ readStoreContract('memory', async () => createMemoryReadStore());
 
 describe('SQLite', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'read-store-'));
-  // As the service configures it, and the contract's own collections (`c_…`) with a search index on `title`,
-  // so that its `$regex` cases also run through one.
-  const searched = (collection: string) => (collection.startsWith('c_') ? ['title'] : searchedFields(collection));
+  // As the service configures it, and the contract's own collections (`c_…`) with a word index on `title` (its
+  // `$regex` cases, which are no phrases, pass it by) and on the word text of its phrase-search cases.
+  const searched = (collection: string) => (collection.startsWith('c_') ? ['title', ...searchedFields('contentItems')] : searchedFields(collection));
   const open = async () => createSqliteReadStore(path.join(dir, 'read.sqlite'), { searchedFields: searched });
-  readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true });
+  readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true, bulk: { renameCollection: true, deferIndexes: true } });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 });
 
@@ -27,7 +27,7 @@ const server = process.env.TEST_MONGODB_URL;
 
 describe.skipIf(!server)('MongoDB', () => {
   const url = `${server?.replace(/\/+$/, '')}/contract_${randomUUID().replaceAll('-', '')}`;
-  readStoreContract('mongodb', () => createMongoReadStore(url), { plans: true });
+  readStoreContract('mongodb', () => createMongoReadStore(url), { plans: true, shared: true, bulk: { bulkWrite: true, renameCollection: true } });
 
   afterAll(async () => {
     const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 5000 });

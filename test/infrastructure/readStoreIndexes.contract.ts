@@ -2,8 +2,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction, type Collection, type Document, type Filter, type FindOptions, type ReadStore } from '../../src/infrastructure/readStore/port.ts';
 import { allProjections } from '../../projections/index.ts';
-import { CONTENT_ITEMS, contentStatsOf, findContent, listContent } from '../../src/content/readModel.ts';
+import { CONTENT_ITEMS, CONTENT_STATS, contentStatsOf, findContent, listContent } from '../../src/content/readModel.ts';
 import { parseListQuery } from '../../src/content/wire.ts';
+import { searchTextOf } from '../../src/content/search.ts';
 import { lookUp } from '../../src/player/readModel.ts';
 import { publishedItems } from '../../src/podcasts/readModel.ts';
 import { findProject, listProjects } from '../../src/projects/readModel.ts';
@@ -38,6 +39,9 @@ function recording(store: ReadStore, scenario: () => string, queries: Recorded[]
 }
 
 const ITEM = '6f1c1a52-51a4-4d2e-9d5e-0c6f3e7a9b10';
+const SEEDED_ITEMS = 1_500;
+/** Items of project 1 among them (every tenth is project 2's), as its statistics document says. */
+const PROJECT_1_ITEMS = SEEDED_ITEMS - SEEDED_ITEMS / 10;
 const list = (query: Record<string, string | string[]>) => (read: ReadStore) => listContent(read, 1, parseListQuery(query));
 
 /** What the API, the player, the feeds and the webhooks ask of the read models, by scenario. */
@@ -62,6 +66,8 @@ const scenarios: [name: string, run: (read: ReadStore) => Promise<unknown>][] = 
     ['asc', 'desc'].map((dir): (typeof scenarios)[number] => [`content list, order ${by} ${dir}`, list({ 'order[by]': by, 'order[dir]': dir })]),
   ),
   ['content list, a page far down', list({ 'pagination[offset]': '100000', 'pagination[limit]': '10' })],
+  // Past the middle of the project: read from the other end, with the count the projection keeps.
+  ['content list, a page past the middle', list({ 'pagination[offset]': String(PROJECT_1_ITEMS - 5), 'pagination[limit]': '10' })],
   ['content statistics of a project', (read) => contentStatsOf(read, 1)],
   ['content item by id, source id, legacy id', async (read) => Promise.all([findContent(read, 1, ITEM), findContent(read, 1, 'post-42'), findContent(read, 1, '4242')])],
   ['player data by content id, legacy id, source id, source url', async (read) =>
@@ -105,14 +111,14 @@ const expectedIndexes: Record<string, string[]> = {
   'content item by id, source id, legacy id': ['_id', 'project_source_id', 'project_legacy_id'],
   'player data by content id, legacy id, source id, source url': ['_id', 'project_legacy_id', 'project_source_id', 'project_source_url'],
   'player data by manual and automatic playlist, and first playlist': ['_id', 'project_id'],
-  'podcast feeds, audio and video': ['project_published'],
+  'podcast feeds, audio and video': ['project_feed'],
   'projects of an organization, one project': ['organization_id', '_id'],
   'deliveries of a webhook, unfinished deliveries': ['webhook_position', 'state'],
   'API key': ['_id'],
 };
 
 /** Searches in titles and bodies, on stores with a search index of each. */
-const searchScenarios: Record<string, string> = { 'content list, filter[title]': 'search title', 'content list, filter[body]': 'search body' };
+const searchScenarios: Record<string, string> = { 'content list, filter[title]': 'search searchText.title', 'content list, filter[body]': 'search searchText.body' };
 
 const STATUSES = ['draft', 'queued', 'processing', 'processed', 'skipped', 'error'];
 const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString();
@@ -131,6 +137,7 @@ const contentItem = (i: number) => ({
   sourceUrl: `https://example.com/${i}`,
   title: `Item ${i} about ${['budget', 'rivers', 'schools'][i % 3]}`,
   body: `<p>Paragraph ${i}, on ${['the bridge', 'the market', 'the harbour'][i % 3]}.</p>`,
+  searchText: searchTextOf({ title: `Item ${i} about ${['budget', 'rivers', 'schools'][i % 3]}`, body: `<p>Paragraph ${i}, on ${['the bridge', 'the market', 'the harbour'][i % 3]}.</p>` }),
   author: ['Ana', 'Bo'][i % 2],
   status: STATUSES[i % STATUSES.length],
   published: i % 2 === 0,
@@ -141,7 +148,7 @@ const contentItem = (i: number) => ({
   created: at(i),
   updated: at(i + 1),
 });
-const SEEDED_ITEMS = 1_500;
+const contentStats = { _id: '1', projectId: 1, total: PROJECT_1_ITEMS, lastUpdated: at(SEEDED_ITEMS), position: SEEDED_ITEMS };
 
 /** A manual and an automatic playlist, so the player's playlist routes issue their content queries. */
 const playlists = [
@@ -168,6 +175,7 @@ export function serviceQueryPlans(store: () => ReadStore, options: { searchIndex
       await inTransaction(store(), async (tx) => {
         for (const playlist of playlists) await tx.collection(PLAYLISTS).put(playlist);
         for (let i = 0; i < SEEDED_ITEMS; i++) await tx.collection(CONTENT_ITEMS).put(contentItem(i));
+        await tx.collection(CONTENT_STATS).put(contentStats);
       });
       let scenario = '';
       const read = recording(store(), () => scenario, queries);

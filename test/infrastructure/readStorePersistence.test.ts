@@ -8,12 +8,21 @@ import { createSqliteReadStore } from '../../src/infrastructure/readStore/sqlite
 import { DuplicateKeyError, type Document } from '../../src/infrastructure/readStore/port.ts';
 import { searchedFields } from '../../src/composition.ts';
 import { CONTENT_ITEMS } from '../../src/content/readModel.ts';
+import { phraseFilter, searchTextOf } from '../../src/content/search.ts';
 import { CHECKPOINTS } from '../../projections/projection.ts';
 import { newDataDir, serverEnv, startServer } from '../support/server.ts';
 import { cli } from '../support/cli.ts';
 
 const options = { searchedFields };
-const article = (id: string, title: string, tags: string[]) => ({ _id: id, projectId: 1, title, body: `<p>${title}</p>`, tags, created: `2024-03-0${id.length}T00:00:00.000Z` });
+const article = (id: string, title: string, tags: string[]) => ({
+  _id: id,
+  projectId: 1,
+  title,
+  body: `<p>${title}</p>`,
+  searchText: searchTextOf({ title, body: `<p>${title}</p>` }),
+  tags,
+  created: `2024-03-0${id.length}T00:00:00.000Z`,
+});
 
 describe('SQLite read store file', () => {
   it('keeps documents, indexes, array fields, the search index and checkpoints when reopened', async () => {
@@ -32,9 +41,9 @@ describe('SQLite read store file', () => {
     expect(await reopened.findOne({ _id: 'a' })).toEqual(article('a', 'Budget vote tonight', ['politics', 'economy']));
     expect(await second.collection(CHECKPOINTS).findOne({ _id: 'contentItems' })).toEqual({ _id: 'contentItems', position: 42 });
     expect((await reopened.find({ projectId: 1, tags: 'travel' })).map((item) => item._id)).toEqual(['bb']);
-    expect((await reopened.find({ title: { $regex: 'VOTE', $options: 'i' } })).map((item) => item._id)).toEqual(['a']);
-    const plan = await reopened.explain!({ projectId: 1, title: { $regex: 'vote', $options: 'i' } });
-    expect(plan?.indexes).toContain('search title');
+    expect((await reopened.find({ 'searchText.title': phraseFilter('VOTE') })).map((item) => item._id)).toEqual(['a']);
+    const plan = await reopened.explain!({ projectId: 1, 'searchText.title': phraseFilter('vote') });
+    expect(plan?.indexes).toContain('search searchText.title');
     await reopened.ensureIndex({ name: 'project_tags', keys: { projectId: 1, tags: 1 } });
     await expect(reopened.ensureIndex({ name: 'project_tags', keys: { projectId: 1 } })).rejects.toThrow();
     await expect(reopened.put(article('c', 'Harbour reopens', []))).rejects.toBeInstanceOf(DuplicateKeyError);
@@ -101,7 +110,7 @@ describe('service restart on the embedded read store', () => {
     await second.stop();
 
     const rebuilt = await cli(serverEnv(dataDir, embedded), 'projections', 'rebuild', 'contentItems');
-    expect(rebuilt.stdout).toMatch(/contentItems: rebuilt to position \d+ \(4 contentItems\); equal to the read model before the rebuild: no/);
+    expect(rebuilt.stdout).toMatch(/contentItems: rebuilt to position \d+ \(4 contentItems, 1 contentStats\); equal to the read model before the rebuild: no/);
 
     const third = await startServer({ dataDir, env: embedded });
     expect((await third.request('GET', `/v1/projects/1/content/${ids[0]}`)).status).toBe(200);

@@ -79,7 +79,7 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     return records.slice(0, count);
   };
 
-  return {
+  const store: EventStore = {
     async readStream(stream) {
       const events: RecordedEvent[] = [];
       try {
@@ -123,6 +123,20 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
         }
         throw error;
       }
+    },
+    async appendMany(appends) {
+      // No transaction spans streams here (see the port): one append after another, stopping at the first failure.
+      const results = [];
+      for (const { stream, events, expected } of appends) results.push(await store.appendToStream(stream, events, expected));
+      return results;
+    },
+    async headPosition() {
+      // The newest user event, read backwards from the end of $all; leaving the loop ends the read.
+      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END })) {
+        const event = toUserEvent(resolved);
+        if (event) return event.position;
+      }
+      return 0;
     },
     async readAll(after, limit) {
       const events: RecordedEvent[] = [];
@@ -172,4 +186,5 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
       await client.dispose();
     },
   };
+  return store;
 }

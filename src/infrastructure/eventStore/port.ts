@@ -25,6 +25,12 @@ export interface AppendResult {
   position: number;
 }
 
+export interface StreamAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
+
 export interface Subscription {
   close(): Promise<void>;
 }
@@ -36,8 +42,17 @@ export interface EventStore {
   streamRevision(stream: string): Promise<number>;
   /** Appends atomically; throws WrongExpectedRevision when the stream has moved on. */
   appendToStream(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to several streams, each with its expected revision, in the order given (a stream may appear more
+   * than once; each append sees the ones before it). SQLite: one transaction, all or none. EventStoreDB has no
+   * transaction across streams: the appends go one after another, each atomic on its own, and the first that
+   * fails stops the rest, leaving the earlier ones in place. For bulk imports (bench/seed.ts), not for commands.
+   */
+  appendMany(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** Up to `limit` events of the whole log with a position greater than `after`. */
   readAll(after: number, limit: number): Promise<RecordedEvent[]>;
+  /** Position of the last event of the whole log, 0 when it is empty: where a catch-up ends, without reading up to it. */
+  headPosition(): Promise<number>;
   /**
    * Catch-up subscription to the whole log: delivers every event after `after` in order, then live ones.
    * The handler is awaited before the next event is delivered. If the handler throws (or the store fails),

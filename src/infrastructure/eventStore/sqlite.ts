@@ -9,6 +9,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  type StreamAppend,
   type Subscription,
 } from './port.ts';
 import { StorageFull } from '../../shared/storageFull.ts';
@@ -55,6 +56,7 @@ export function createSqliteEventStore(file: string): EventStore {
   const selectRevision = db.prepare<[string], { revision: number | null }>(
     'SELECT MAX(revision) AS revision FROM events WHERE stream = ?',
   );
+  const selectHead = db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
   const selectAll = db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
   const insert = db.prepare<[string, string, number, string, string, string]>(
     'INSERT INTO events (id, stream, revision, type, data, created) VALUES (?, ?, ?, ?, ?, ?)',
@@ -65,7 +67,7 @@ export function createSqliteEventStore(file: string): EventStore {
 
   const currentRevision = (stream: string) => selectRevision.get(stream)?.revision ?? -1;
 
-  const append = db.transaction((stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
+  const appendOne = (stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
     const actual = currentRevision(stream);
     const ok = expected === 'any' || (expected === 'no_stream' ? actual === -1 : actual === expected);
     if (!ok) throw new WrongExpectedRevision(stream, expected, actual);
@@ -78,7 +80,22 @@ export function createSqliteEventStore(file: string): EventStore {
       position = Number(info.lastInsertRowid);
     }
     return { revision, position };
-  });
+  };
+  // Run with `.immediate`: the write lock is taken before the revision is read. Another process appending to the same
+  // file (several API processes share it) would otherwise make the upgrade from reader to writer fail at once with
+  // SQLITE_BUSY, which no busy timeout waits out.
+  const append = db.transaction(appendOne);
+  const appendAll = db.transaction((appends: StreamAppend[]) => appends.map(({ stream, events, expected }) => appendOne(stream, events, expected)));
+
+  /** Runs a write; a full disk rolled the transaction back whole: callers answer 507 and the client retries once there is room. */
+  const writing = <R>(write: () => R): R => {
+    try {
+      return write();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'SQLITE_FULL') throw new StorageFull(error);
+      throw error;
+    }
+  };
 
   return {
     async readStream(stream) {
@@ -89,19 +106,22 @@ export function createSqliteEventStore(file: string): EventStore {
     },
     async appendToStream(stream, events, expected) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
-      let result: AppendResult;
-      try {
-        result = append(stream, events, expected);
-      } catch (error) {
-        // The transaction rolled back whole; callers answer 507 and the client retries once there is room.
-        if ((error as { code?: unknown }).code === 'SQLITE_FULL') throw new StorageFull(error);
-        throw error;
-      }
+      const result = writing(() => append.immediate(stream, events, expected));
       appended.emit('appended');
       return result;
     },
+    async appendMany(appends) {
+      if (appends.some(({ events }) => events.length === 0)) throw new Error('appendMany needs at least one event per stream');
+      if (appends.length === 0) return [];
+      const results = writing(() => appendAll.immediate(appends));
+      appended.emit('appended');
+      return results;
+    },
     async readAll(after, limit) {
       return selectAll.all(after, limit).map(toEvent);
+    },
+    async headPosition() {
+      return selectHead.get() ?? 0;
     },
     subscribeToAll(after, handler, onError): Subscription {
       let position = after;

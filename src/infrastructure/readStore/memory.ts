@@ -194,7 +194,7 @@ function createMemoryCollection(name: string): Collection {
     }
   }
 
-  return {
+  const collection: Collection = {
     async findOne(filter) {
       const found = matching(filter).next();
       return found.done ? null : structuredClone(found.value);
@@ -248,7 +248,14 @@ function createMemoryCollection(name: string): Collection {
       }
       indexes.push(index);
     },
+    async insert(document) {
+      // No await between the test and the put: nothing else runs in between.
+      if (documents.has(document._id)) return false;
+      await collection.put(document);
+      return true;
+    },
   };
+  return collection;
 }
 
 export function createMemoryReadStore(): ReadStore {

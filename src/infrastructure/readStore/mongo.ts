@@ -46,8 +46,27 @@ function createMongoCollection<T extends Document>(collection: MongoCollection<D
     async deleteOne(id) {
       await collection.deleteOne({ _id: id });
     },
+    async bulkWrite(writes) {
+      if (writes.length === 0) return;
+      const operations = writes.map((write) =>
+        'put' in write
+          ? { replaceOne: { filter: { _id: write.put._id }, replacement: write.put as Document, upsert: true } }
+          : { deleteOne: { filter: { _id: write.delete } } },
+      );
+      await translatingDuplicates(() => collection.bulkWrite(operations, { ordered: true }));
+    },
     async clear() {
       await collection.deleteMany({});
+    },
+    async insert(document) {
+      try {
+        await collection.insertOne({ ...document });
+        return true;
+      } catch (error) {
+        // The duplicate may be another unique index's: FerretDB's message does not say which.
+        if (isDuplicateKey(error) && (await collection.countDocuments({ _id: document._id })) > 0) return false;
+        throw isDuplicateKey(error) ? new DuplicateKeyError(collection.collectionName, error.message, { cause: error }) : error;
+      }
     },
     async ensureIndex({ keys, name, unique }) {
       // An explicit `unique: undefined` would be sent as null.
@@ -66,6 +85,23 @@ export async function createMongoReadStore(url: string): Promise<ReadStore> {
   const db = client.db(databaseOf(url));
   return {
     collection: <T extends Document>(name: string) => createMongoCollection<T>(db.collection<Document>(name)),
+    async renameCollection(from, to) {
+      // Atomic per collection; the target's indexes go with it, and MongoDB carries the source's over. A source
+      // never written does not exist: the target is then emptied.
+      const exists = (await db.listCollections({ name: from }, { nameOnly: true }).toArray()).length > 0;
+      if (!exists) {
+        await db.collection(to).deleteMany({});
+        return;
+      }
+      try {
+        await db.renameCollection(from, to, { dropTarget: true });
+      } catch (error) {
+        // FerretDB 1.x has no dropTarget: the target goes first, so a read in between finds it empty.
+        if (!(error instanceof MongoServerError && /dropTarget/.test(error.message))) throw error;
+        await db.collection(to).drop().catch(() => false);
+        await db.renameCollection(from, to);
+      }
+    },
     close: () => client.close(),
   };
 }

@@ -24,6 +24,9 @@ export interface IndexSpec {
   name: string;
 }
 
+/** One write of a `bulkWrite`: a document to put, or the `_id` of one to delete. */
+export type Write<T extends Document = Document> = { put: T } | { delete: string };
+
 export interface Collection<T extends Document = Document> {
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
@@ -35,6 +38,21 @@ export interface Collection<T extends Document = Document> {
   clear(): Promise<void>;
   /** Creates the index if it does not exist (idempotent). */
   ensureIndex(index: IndexSpec): Promise<void>;
+  /**
+   * Inserts the document only when none has its `_id`: true when inserted, false when one was there (left as it
+   * is). Atomic also between processes sharing the store, and the one such step every adapter has: FerretDB 1.x
+   * runs an update as a read and a write, so two processes can both "win" a compare-and-set there (leases and
+   * shared counters rest on this instead).
+   */
+  insert(document: T): Promise<boolean>;
+  /** Puts and deletes in order, in one round trip where the store has one (MongoDB's bulkWrite); without it, one by one. */
+  bulkWrite?(writes: Write<T>[]): Promise<void>;
+  /**
+   * For a bulk load into an empty collection: drops its indexes other than unique ones (and any search index),
+   * so that rows go in without them; `ensureIndex` of each declared index then builds them from the rows in one
+   * pass. False, with nothing dropped, when the collection holds documents. Stores without it keep their indexes.
+   */
+  deferIndexes?(): Promise<boolean>;
   /** How the store would run `find(filter, options)`; null when the server reports no plan. Stores without a query planner leave it out. */
   explain?(filter: Filter, options?: FindOptions): Promise<QueryPlan | null>;
 }
@@ -59,6 +77,12 @@ export interface ReadStore {
    * run one at a time. Stores without transactions leave it out (see `inTransaction`).
    */
   transaction?<R>(work: (store: ReadStore) => Promise<R>): Promise<R>;
+  /**
+   * Collection `from` takes the place of `to`, whose documents are dropped; `from` ceases to exist. Atomic, and
+   * inside a transaction part of it. Indexes are not carried over: `ensureIndex` them on `to` afterwards.
+   * Stores without it (memory) leave it out.
+   */
+  renameCollection?(from: string, to: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -2,11 +2,13 @@
 import Database, { type Database as Connection, type Statement } from 'better-sqlite3';
 import type { Collection, Document, ReadStore } from './port.ts';
 import { regexMatches } from './regexLiteral.ts';
+import { wordPairs } from './sqliteSearch.ts';
 import { collectionSteps, type Scope } from './sqliteCollection.ts';
 import { loadSchema, openLayout, schemaVersion, type Schema } from './sqliteSchema.ts';
+import { renameCollection } from './sqliteRename.ts';
 
 export interface SqliteReadStoreOptions {
-  /** A collection's fields that `$regex` searches look into: a trigram index keeps those searches from reading every document. */
+  /** A collection's fields that phrase searches (a `$regex` of words, see sqliteQuery.ts) look into: a word index of each serves them. */
   searchedFields?: (collection: string) => readonly string[];
 }
 
@@ -32,6 +34,8 @@ function open(file: string, cacheKib: number): Connection {
   db.pragma('synchronous = NORMAL');
   db.pragma(`cache_size = -${cacheKib}`);
   db.function('rs_regexp', { deterministic: true }, (pattern, flags, value) => (regexMatches(String(pattern), String(flags), value) ? 1 : 0));
+  // The search indexes' triggers call it: every connection that writes documents needs it.
+  db.function('rs_pairs', { deterministic: true }, (text) => wordPairs(typeof text === 'string' ? text : null));
   return db;
 }
 
@@ -88,6 +92,8 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
     knownVersion = version;
     committed = writing.schema = loadSchema(db);
   };
+  /** Collections in a bulk load: no search index until their indexes are ensured again. */
+  const deferred = new Set<string>();
   let grouped = 0;
   let writes = 0;
   let failed: unknown = null;
@@ -175,15 +181,29 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   function storeOn(access: Access, transaction: ReadStore['transaction']): ReadStore {
     const collections = new Map<string, Collection>();
     const collectionOn = <T extends Document>(name: string): Collection<T> => {
-      const steps = collectionSteps<T>(name, options.searchedFields?.(name) ?? []);
+      const steps = collectionSteps<T>(name, () => (deferred.has(name) ? [] : (options.searchedFields?.(name) ?? [])));
       return {
         findOne: async (filter) => access.read((scope) => steps.find(scope, filter, { limit: 1 })[0] ?? null),
         find: async (filter, findOptions) => access.read((scope) => steps.find(scope, filter, findOptions)),
         count: async (filter) => access.read((scope) => steps.count(scope, filter)),
         put: (document) => access.write((scope) => steps.put(scope, document)),
         deleteOne: (id) => access.write((scope) => steps.deleteOne(scope, id)),
+        insert: (document) => access.write((scope) => steps.insert(scope, document)),
         clear: () => access.write((scope) => steps.clear(scope), true),
-        ensureIndex: (spec) => access.write((scope) => steps.ensureIndex(scope, spec), true),
+        ensureIndex: (spec) => {
+          // A collection loaded with its indexes deferred gets them all back, the search index too.
+          deferred.delete(name);
+          return access.write((scope) => steps.ensureIndex(scope, spec), true);
+        },
+        async deferIndexes() {
+          deferred.add(name);
+          const done = await access.write((scope) => steps.deferIndexes(scope), true).catch((error: unknown) => {
+            deferred.delete(name);
+            throw error;
+          });
+          if (!done) deferred.delete(name);
+          return done;
+        },
         explain: async (filter, findOptions) => access.read((scope) => steps.explain(scope, filter, findOptions)),
       };
     };
@@ -194,6 +214,10 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
         return collection as unknown as Collection<T>;
       },
       transaction,
+      renameCollection: (from, to) =>
+        access.write((scope) => {
+          scope.schema = renameCollection(scope.db, scope.schema, from, to);
+        }, true),
       async close() {},
     };
   }

@@ -2,8 +2,9 @@
 import { SqliteError, type Database, type Statement } from 'better-sqlite3';
 import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan } from './port.ts';
 import { translate, type SearchCandidates } from './sqliteQuery.ts';
+import { searchCandidates } from './sqliteSearch.ts';
 import { bound, keyColumn, quote, tableNames } from './sqliteNames.ts';
-import { createCollection, createIndex, declaredIndexName, markMultikey, recreateCollection, setSearch, type CollectionSchema, type Schema } from './sqliteSchema.ts';
+import { createCollection, createIndex, declaredIndexName, dropIndex, markMultikey, recreateCollection, setSearch, type CollectionSchema, type Schema } from './sqliteSchema.ts';
 
 /** A connection and the schema its SQL may use: the committed one, or a draft inside a write. */
 export interface Scope {
@@ -14,8 +15,6 @@ export interface Scope {
 
 /** Documents fetched per statement: their row ids go in as one JSON array. */
 const FETCH_CHUNK = 500;
-/** Search candidates worth a list: beyond it, a common text is found sooner by reading documents in order. */
-const SEARCH_CANDIDATES = 2_000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -34,7 +33,8 @@ const sameKey = (stored: unknown, value: unknown) =>
 
 const emptySchema = (name: string): CollectionSchema => ({ name, paths: [], multikey: new Set(), indexes: new Map(), search: [] });
 
-export function collectionSteps<T extends Document>(name: string, searched: readonly string[]) {
+/** `searchedNow`: the fields to keep a search index of, asked at each write (none while a bulk load defers it). */
+export function collectionSteps<T extends Document>(name: string, searchedNow: () => readonly string[]) {
   const names = tableNames(name);
 
   const replace = (scope: Scope, schema: CollectionSchema) => {
@@ -42,12 +42,14 @@ export function collectionSteps<T extends Document>(name: string, searched: read
     return schema;
   };
 
-  const searchedAsConfigured = (schema: CollectionSchema) => schema.search.length === searched.length && schema.search.every((path, i) => path === searched[i]);
+  const searchedAsConfigured = (schema: CollectionSchema, searched: readonly string[]) =>
+    schema.search.length === searched.length && schema.search.every((path, i) => path === searched[i]);
 
   /** The collection's schema, its tables made on its first write and its search index kept as configured. */
   const prepared = (scope: Scope): CollectionSchema => {
     const existing = scope.schema.get(name) ?? replace(scope, createCollection(scope.db, name));
-    return searchedAsConfigured(existing) ? existing : replace(scope, setSearch(scope.db, existing, searched));
+    const searched = searchedNow();
+    return searchedAsConfigured(existing, searched) ? existing : replace(scope, setSearch(scope.db, existing, searched));
   };
 
   const translatingDuplicates = <R>(work: () => R): R => {
@@ -59,21 +61,20 @@ export function collectionSteps<T extends Document>(name: string, searched: read
     }
   };
 
-  /**
-   * At most SEARCH_CANDIDATES ids from the search index; more means the text is common, and the
-   * documents in the query's order hold a page of matches soon enough.
-   */
-  const candidates = (scope: Scope): SearchCandidates => (path, text) => {
+  /** Phrase candidates (sqliteSearch.ts) for a page of `need` documents; the largest row id stands for the collection's size. */
+  const candidates = (scope: Scope, need: number): SearchCandidates => (path, phrase) => {
+    const total = (scope.prepare(`SELECT max(rid) FROM ${quote(names.keys)}`).pluck().get() as number | null) ?? 0;
     const search = quote(names.search(path));
-    const phrase = `"${text.replaceAll('"', '""')}"`;
-    const ids = scope.prepare(`SELECT rowid FROM ${search} WHERE ${search} MATCH ? LIMIT ${SEARCH_CANDIDATES + 1}`).pluck().all(phrase) as number[];
-    return ids.length > SEARCH_CANDIDATES ? null : ids;
+    const select = (match: string, limit: number) => scope.prepare(`SELECT rowid FROM ${search} WHERE ${search} MATCH ? LIMIT ?`).pluck().all(match, limit) as number[];
+    return searchCandidates(select, total, need)(path, phrase);
   };
 
-  const translated = (scope: Scope, schema: CollectionSchema, filter: Filter, sort?: FindOptions['sort']) => translate(schema, filter, sort, candidates(scope));
+  /** `need`: the documents up to the page's end; without a limit, all of them. */
+  const translated = (scope: Scope, schema: CollectionSchema, filter: Filter, sort: FindOptions['sort'], need: number) =>
+    translate(schema, filter, sort, candidates(scope, need));
 
   const pageQuery = (scope: Scope, schema: CollectionSchema, filter: Filter, options: FindOptions) => {
-    const query = translated(scope, schema, filter, options.sort);
+    const query = translated(scope, schema, filter, options.sort, options.limit ? (options.skip ?? 0) + options.limit : Infinity);
     // A limit of 0 means no limit, as in MongoDB.
     const params = { ...query.params, limit: options.limit || -1, offset: options.skip ?? 0 };
     return { sql: `SELECT k.rid ${query.from}${query.orderBy} LIMIT @limit OFFSET @offset`, params, searched: query.searched };
@@ -126,7 +127,7 @@ export function collectionSteps<T extends Document>(name: string, searched: read
     count(scope: Scope, filter: Filter): number {
       const schema = scope.schema.get(name);
       if (!schema) return 0;
-      const query = translated(scope, schema, filter);
+      const query = translated(scope, schema, filter, undefined, Infinity);
       return scope.prepare(`SELECT count(*) ${query.from}`).pluck().get(query.params) as number;
     },
 
@@ -141,18 +142,46 @@ export function collectionSteps<T extends Document>(name: string, searched: read
       const columns = ['rid', ...columnsOf(schema.paths)].join(', ');
       const existing = scope.prepare(`SELECT ${columns} FROM ${quote(names.keys)} WHERE _id = ?`).raw().get(document._id) as unknown[] | undefined;
       const json = JSON.stringify(document);
-      // Keys and document change together or not at all (a savepoint inside a batch's transaction): a document
-      // SQLite refuses (its JSON too deep) must not leave a key row behind for every list to trip over.
-      scope.db.transaction(() => {
-        if (existing) {
-          const rid = existing[0] as number;
-          translatingDuplicates(() => updateKeys(scope, schema, rid, existing.slice(1), keys));
+      // Keys and document change together or not at all: a document SQLite refuses (its JSON too deep for a
+      // trigger) must not leave a key row behind for every list to trip over. Each statement is atomic alone; when
+      // the document's fails, the keys' is undone by hand. Not a savepoint: one makes the search index flush its
+      // pending rows, a segment per write, which cost a replay two thirds of its time.
+      if (existing) {
+        const rid = existing[0] as number;
+        const before = existing.slice(1);
+        translatingDuplicates(() => updateKeys(scope, schema, rid, before, keys));
+        try {
           scope.prepare(`UPDATE ${quote(names.docs)} SET doc = ? WHERE rid = ?`).run(json, rid);
-        } else {
-          const rid = translatingDuplicates(() => insertKeys(scope, schema, document._id, keys));
-          scope.prepare(`INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`).run(rid, json);
+        } catch (error) {
+          updateKeys(scope, schema, rid, keys, before);
+          throw error;
         }
-      })();
+      } else {
+        const rid = translatingDuplicates(() => insertKeys(scope, schema, document._id, keys));
+        try {
+          scope.prepare(`INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`).run(rid, json);
+        } catch (error) {
+          scope.prepare(`DELETE FROM ${quote(names.keys)} WHERE rid = ?`).run(rid);
+          throw error;
+        }
+      }
+    },
+
+    /** On the writer inside its open transaction, which holds SQLite's write lock: no other process writes in between. */
+    insert(scope: Scope, document: T): boolean {
+      const schema = scope.schema.get(name);
+      if (schema && scope.prepare(`SELECT 1 FROM ${quote(names.keys)} WHERE _id = ?`).get(document._id)) return false;
+      this.put(scope, document);
+      return true;
+    },
+
+    /** While the collection is empty, its non-unique indexes go (and its search index, `searchedNow` being empty). */
+    deferIndexes(scope: Scope): boolean {
+      if (scope.schema.has(name) && scope.prepare(`SELECT 1 FROM ${quote(names.docs)} LIMIT 1`).get()) return false;
+      let schema = prepared(scope);
+      for (const spec of schema.indexes.values()) if (!spec.unique) schema = dropIndex(scope.db, schema, spec.name);
+      replace(scope, schema);
+      return true;
     },
 
     deleteOne(scope: Scope, id: string): void {

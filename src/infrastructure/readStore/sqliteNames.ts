@@ -9,7 +9,7 @@ export const tableNames = (collection: string) => ({
   keys: `rs:${collection}`,
   /** `rid` and the document as JSON text. */
   docs: `rs:${collection}:doc`,
-  /** Trigram full-text index of one searched field (contentless: it keeps only the index). */
+  /** Full-text word index of one searched field, with the field's text (see createSearchTable). */
   search: (path: string) => `rs:${collection}:search:${path}`,
   index: (name: string) => `rs:${collection}:index:${name}`,
   /** One row per array element of a field whose documents hold arrays: MongoDB's multikey index. */

@@ -10,21 +10,27 @@ export interface SqlQuery {
   orderBy: string;
   /** Named parameters (`@p0`, `@p1`, …), so conditions can be assembled in any order. */
   params: Record<string, unknown>;
-  /** The fields whose search index narrowed a `$regex` to its candidates. */
+  /** The fields whose search index answered a phrase. */
   searched: string[];
 }
 
 /**
- * The ids of the documents whose searched field may contain the text, or null when there are so many
- * that reading the documents in the query's order finds a page sooner than listing them all.
+ * The ids of the documents whose word text holds the phrase, or null when the phrase is so common that walking the
+ * query's order finds a page sooner than listing them.
  */
-export type SearchCandidates = (path: string, text: string) => number[] | null;
+export type SearchCandidates = (path: string, phrase: string) => number[] | null;
+
+/**
+ * A `$regex` of plain text made of words (lower-case ASCII letters, digits, anything above U+007F), each after one
+ * space: a phrase. Wherever it occurs in a text, the index's tokenizer saw each word but the last as a word of its
+ * own and the last as the start of one, and each two neighbours as a pair token (sqliteSearch.ts), so the index
+ * lists exactly the documents holding it; on a walk, the text the index keeps decides, as the `$regex` would. On word text (src/content/search.ts) that is a phrase search.
+ */
+const WORD_PHRASE = /^(?: [a-z0-9\u0080-\u{10ffff}]+)+$/u;
 
 /** Where a field's values are read: its key column, its element table (arrays), or the JSON document itself. */
 type Source = { kind: 'column'; column: string } | { kind: 'elements'; column: string; table: string } | { kind: 'document'; path: string };
 
-/** Trigram search needs three characters; shorter text is matched by the regular expression alone. */
-const MIN_SEARCH_LENGTH = 3;
 const REGEX_FLAGS = /^[imsu]*$/;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -35,6 +41,8 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
   const params: Record<string, unknown> = {};
   let usesDocument = false;
   const searched: string[] = [];
+  /** The parameter holding the ids a word index listed, which the query then starts from. */
+  let listed: string | null = null;
 
   const param = (value: unknown) => {
     const name = `p${Object.keys(params).length}`;
@@ -103,14 +111,6 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
     if (typeof pattern !== 'string' || typeof flags !== 'string' || !REGEX_FLAGS.test(flags)) throw new UnsupportedQuery(`$regex ${String(pattern)} with options ${String(flags)}`);
     const literal = regexLiteral(pattern);
     const conditions: string[] = [];
-    if (candidates && literal?.kind === 'contains' && schema.search.includes(path) && [...literal.text].length >= MIN_SEARCH_LENGTH) {
-      // The trigram index narrows to candidates (case-folded, so a superset); the regular expression decides.
-      const found = candidates(path, literal.text);
-      if (found) {
-        searched.push(path);
-        conditions.push(`k.rid IN (SELECT value FROM json_each(${param(JSON.stringify(found))}))`);
-      }
-    }
     const prefixRange = literal?.kind === 'prefix' && !flags.includes('i') && !flags.includes('m') && literal.text !== '';
     conditions.push(
       anyValue(source, (v) => {
@@ -122,6 +122,21 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
       }),
     );
     return conditions.join(' AND ');
+  };
+
+  /**
+   * The ids the index listed are the answer; when it listed none (a common phrase, or a second phrase), the phrase
+   * is looked for in the word text the index keeps (as the `$regex` would, without parsing the document).
+   */
+  const phrase = (path: string, text: string): string => {
+    searched.push(path);
+    const found = listed === null ? candidates!(path, text) : null;
+    if (found) {
+      listed = param(JSON.stringify(found));
+      return '1';
+    }
+    const search = quote(names.search(path));
+    return `instr((SELECT s.text FROM ${search} AS s WHERE s.rowid = k.rid), ${param(text)}) > 0`;
   };
 
   const operatorCondition = (path: string, source: Source, operator: string, argument: unknown, all: Record<string, unknown>): string | null => {
@@ -156,8 +171,18 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
     }
   };
 
+  /** The words of a `$regex` a search index answers, or null: asked before the field's source, so no document is read for it. */
+  const phraseOf = (path: string, value: unknown): string | null => {
+    if (!candidates || !schema.search.includes(path) || !isPlainObject(value) || typeof value.$regex !== 'string') return null;
+    if (Object.keys(value).some((key) => key !== '$regex' && key !== '$options') || (value.$options ?? '') !== '') return null;
+    const literal = regexLiteral(value.$regex);
+    return literal?.kind === 'contains' && WORD_PHRASE.test(literal.text) ? literal.text : null;
+  };
+
   const fieldCondition = (path: string, value: unknown): string => {
     if (path.startsWith('$')) throw new UnsupportedQuery(`the top-level operator ${path}`);
+    const words = phraseOf(path, value);
+    if (words !== null) return phrase(path, words);
     const source = sourceOf(path);
     if (!isPlainObject(value) || !Object.keys(value).some((key) => key.startsWith('$'))) return equals(source, value);
     if (!Object.keys(value).every((key) => key.startsWith('$'))) throw new UnsupportedQuery(`operators mixed with fields in ${path}`);
@@ -167,11 +192,15 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
 
   const conditions = Object.entries(filter).map(([path, value]) => fieldCondition(path, value));
   // Multikey fields order by their JSON here, not by their smallest or largest element as in MongoDB; no read model sorts by one.
+  // From listed ids the query reads those rows and sorts them (`+` keeps the order's index out of it): walking that
+  // index while testing ids would read the whole collection for a rare phrase.
   const orderBy = Object.entries(sort)
-    .map(([path, direction]) => `${whole(sourceOf(path))} ${direction === -1 ? 'DESC' : 'ASC'}`)
+    .map(([path, direction]) => `${listed ? '+' : ''}${whole(sourceOf(path))} ${direction === -1 ? 'DESC' : 'ASC'}`)
     .join(', ');
 
+  const keys = `${quote(names.keys)} AS k`;
+  const from = listed ? `json_each(${listed}) AS l CROSS JOIN ${keys} ON k.rid = l.value` : keys;
   const join = usesDocument ? ` JOIN ${quote(names.docs)} AS d ON d.rid = k.rid` : '';
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-  return { from: `FROM ${quote(names.keys)} AS k${join}${where}`, orderBy: orderBy && ` ORDER BY ${orderBy}`, params, searched };
+  return { from: `FROM ${from}${join}${where}`, orderBy: orderBy && ` ORDER BY ${orderBy}`, params, searched };
 }

@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { IndexSpec } from './port.ts';
 import { elementExpression, jsonPath, keyColumn, keyExpression, literal, quote, tableNames } from './sqliteNames.ts';
+import { SEARCH_PREFIXES, SEARCH_TOKENIZER } from './sqliteSearch.ts';
 
 /** What the store knows about one collection; never changed in place, so a failed write can keep the one it started with. */
 export interface CollectionSchema {
@@ -11,18 +12,18 @@ export interface CollectionSchema {
   /** Indexed fields some document holds an array in: queried through their element table. */
   multikey: ReadonlySet<string>;
   indexes: ReadonlyMap<string, IndexSpec>;
-  /** Fields with a trigram search index of their own. */
+  /** Fields holding word text (see `WORD_TEXT` in sqliteQuery.ts), each with a full-text word index of its own. */
   search: readonly string[];
 }
 
 export type Schema = ReadonlyMap<string, CollectionSchema>;
 
-const META = quote('rs:meta');
+export const META = quote('rs:meta');
 
 type MetaKind = 'layout' | 'collection' | 'column' | 'multikey' | 'index' | 'search';
 
 /** The version of the tables' layout; a file of another version is emptied, and the projections refill it from the log. */
-const LAYOUT = '2';
+const LAYOUT = '5';
 
 export function openLayout(db: Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${META} (collection TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, kind, name))`);
@@ -92,6 +93,15 @@ export function createIndex(db: Database, schema: CollectionSchema, spec: IndexS
   return { ...next, indexes: new Map([...next.indexes, [spec.name, spec]]) };
 }
 
+/** Drops a declared index and forgets it, so that `createIndex` builds it again from the rows (after a bulk load). */
+export function dropIndex(db: Database, schema: CollectionSchema, name: string): CollectionSchema {
+  db.exec(`DROP INDEX IF EXISTS ${quote(tableNames(schema.name).index(name))}`);
+  db.prepare(`DELETE FROM ${META} WHERE collection = ? AND kind = 'index' AND name = ?`).run(schema.name, name);
+  const indexes = new Map(schema.indexes);
+  indexes.delete(name);
+  return { ...schema, indexes };
+}
+
 /**
  * MongoDB's unique indexes treat a missing field as null and refuse two of them; SQLite's unique
  * indexes let NULLs repeat, so a unique index is built over `ifnull(column, x'')` instead.
@@ -153,24 +163,31 @@ export function setSearch(db: Database, schema: CollectionSchema, paths: readonl
   }
   for (const path of paths.filter((searched) => !schema.search.includes(searched))) {
     createSearchTable(db, schema.name, path);
-    db.exec(`INSERT INTO ${quote(names.search(path))} (rowid, text) SELECT rid, json_extract(doc, ${jsonPath(path)}) FROM ${quote(names.docs)}`);
+    db.exec(
+      `INSERT INTO ${quote(names.search(path))} (rowid, text, pairs) SELECT rid, value, rs_pairs(value) FROM (SELECT rid, json_extract(doc, ${jsonPath(path)}) AS value FROM ${quote(names.docs)})`,
+    );
   }
   record(db, schema.name, 'search', '', JSON.stringify(paths));
   return { ...schema, search: [...paths] };
 }
 
 /**
- * One index per field, so a search in titles never reads the postings of bodies. Trigram tokens
- * match any substring of three or more characters, case-folded.
+ * One index per field, so a search in titles never reads the postings of bodies. It keeps the field's text beside
+ * its words: a phrase is tested on that text, without parsing the document. The `ascii` tokenizer splits words at
+ * ASCII characters other than letters and digits only (every byte above 0x7f is part of a word to it): over word
+ * text (src/content/search.ts), folded and spaced by the projection, its words are the text's words exactly. Its
+ * second column holds the text's word pairs (`rs_pairs`, sqliteSearch.ts), so that a phrase of common words is
+ * looked up by its pairs rather than by the long postings of each word; the three-letter prefixes of its tokens are
+ * indexed too, so that the shortest prefix searched for is read as one stream rather than merged from every word.
  */
 function createSearchTable(db: Database, collection: string, path: string): void {
   const names = tableNames(collection);
   const table = quote(names.search(path));
   const docs = quote(names.docs);
   const value = `json_extract(NEW.doc, ${jsonPath(path)})`;
-  const insert = `INSERT INTO ${table} (rowid, text) VALUES (NEW.rid, ${value});`;
+  const insert = `INSERT INTO ${table} (rowid, text, pairs) VALUES (NEW.rid, ${value}, rs_pairs(${value}));`;
   const trigger = (purpose: string) => quote(names.trigger(`${purpose}:search:${path}`));
-  db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(text, tokenize=${literal('trigram case_sensitive 0')}, content='', contentless_delete=1)`);
+  db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(text, pairs, tokenize=${literal(SEARCH_TOKENIZER)}, prefix=${literal(SEARCH_PREFIXES)})`);
   db.exec(`CREATE TRIGGER ${trigger('insert')} AFTER INSERT ON ${docs} BEGIN ${insert} END`);
   db.exec(
     `CREATE TRIGGER ${trigger('update')} AFTER UPDATE OF doc ON ${docs} WHEN (OLD.doc -> ${jsonPath(path)}) IS NOT (NEW.doc -> ${jsonPath(path)}) ` +

@@ -1,0 +1,114 @@
+// The read store as projections see it during one batch of events: documents are read once and written once per
+// batch, however many of its events touch them (a replay's events come in runs per item: created, started, processed).
+import type { Collection, Document, Filter, ReadStore } from '../src/infrastructure/readStore/port.ts';
+
+export interface BatchStore extends ReadStore {
+  /** Writes what the batch changed to the store below, collection by collection. */
+  flush(): Promise<void>;
+}
+
+/** A write held back: the document, or null for a delete. */
+type Held = Document | null;
+
+const isPlain = (value: unknown) => value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * A filter the cache can answer for a document it holds: `_id` and top-level equalities on plain values
+ * (a lookup such as `{_id, projectId}`). Anything else is left to the store.
+ */
+function cachedMatch(filter: Filter): ((document: Document) => boolean) | null {
+  const entries = Object.entries(filter);
+  if (typeof filter._id !== 'string' || entries.some(([field, value]) => field.includes('.') || field.startsWith('$') || !isPlain(value))) return null;
+  return (document) => entries.every(([field, value]) => (document[field] ?? null) === value);
+}
+
+/**
+ * Lookups by `_id` are served from what the batch read or wrote (no copy, no parse: projections build new documents
+ * rather than change the ones they read); writes are held until `flush`. Any other query first writes the
+ * collection's held writes, so it sees them. A write the store refuses surfaces at the flush: the runner then
+ * applies the batch again event by event on the store itself, so the failure is pinned on its event.
+ */
+export function createBatchStore(under: ReadStore): BatchStore {
+  const collections = new Map<string, { collection: Collection; flush(): Promise<void> }>();
+
+  function wrap<T extends Document>(name: string) {
+    const store = under.collection<T>(name);
+    const known = new Map<string, T | null>();
+    let held = new Map<string, Held>();
+    const flush = async () => {
+      if (held.size === 0) return;
+      const writes = held;
+      held = new Map();
+      if (store.bulkWrite) {
+        await store.bulkWrite([...writes].map(([id, document]) => (document ? { put: document as T } : { delete: id })));
+        return;
+      }
+      for (const [id, document] of writes) await (document ? store.put(document as T) : store.deleteOne(id));
+    };
+    const lookup = async (id: string): Promise<T | null> => {
+      if (known.has(id)) return known.get(id)!;
+      const found = await store.findOne({ _id: id });
+      known.set(id, found);
+      return found;
+    };
+    const collection: Collection<T> = {
+      async findOne(filter) {
+        const match = cachedMatch(filter);
+        if (!match) {
+          await flush();
+          return store.findOne(filter);
+        }
+        const document = await lookup(filter._id as string);
+        return document && match(document) ? document : null;
+      },
+      async find(filter, options) {
+        await flush();
+        return store.find(filter, options);
+      },
+      async count(filter) {
+        const match = cachedMatch(filter);
+        if (match && known.has(filter._id as string)) {
+          const document = known.get(filter._id as string);
+          return document && match(document) ? 1 : 0;
+        }
+        await flush();
+        return store.count(filter);
+      },
+      async put(document) {
+        known.set(document._id, document);
+        held.set(document._id, document);
+      },
+      async deleteOne(id) {
+        known.set(id, null);
+        held.set(id, null);
+      },
+      async clear() {
+        held = new Map();
+        known.clear();
+        await store.clear();
+      },
+      ensureIndex: (index) => store.ensureIndex(index),
+      async insert(document) {
+        await flush();
+        known.delete(document._id);
+        return store.insert(document);
+      },
+      async bulkWrite(writes) {
+        for (const write of writes) await ('put' in write ? collection.put(write.put) : collection.deleteOne(write.delete));
+      },
+    };
+    return { collection: collection as unknown as Collection, flush };
+  }
+
+  return {
+    collection<T extends Document>(name: string) {
+      let entry = collections.get(name);
+      if (!entry) collections.set(name, (entry = wrap<T>(name)));
+      return entry.collection as unknown as Collection<T>;
+    },
+    async flush() {
+      for (const { flush } of collections.values()) await flush();
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,58 @@
+// Title and body search: the words an item holds, kept in the read model, and the filter that finds a phrase among them (docs/api.md).
+import type { ContentFields } from './events.ts';
+
+/**
+ * Word text: each word of letters and digits, lower case, without diacritics, preceded by one space. A phrase is
+ * then a plain substring: ` council bud` occurs exactly where the word `council` is followed by a word starting
+ * with `bud`. Every read store evaluates that alike (a `$regex` of literal text), and SQLite's full-text index
+ * over word text answers it exactly (src/infrastructure/readStore/sqliteQuery.ts).
+ */
+export interface SearchText {
+  title: string;
+  body: string;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+const MARKS = /\p{M}+/gu;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+const ASCII_SEPARATORS = /[^a-z0-9]+/;
+
+/** The words of a text: lower case first (some capitals lower to a letter and a mark), then diacritics dropped. */
+export function wordsOf(text: string): string[] {
+  const lower = text.toLowerCase();
+  if (ASCII.test(lower)) return lower.split(ASCII_SEPARATORS).filter(Boolean);
+  return lower.normalize('NFD').replace(MARKS, '').split(SEPARATORS).filter(Boolean);
+}
+
+export const wordText = (text: string): string => wordsOf(text).map((word) => ` ${word}`).join('');
+
+/** Letters with a diacritic, by the name of their HTML character reference: the mark is dropped anyway. */
+const ACCENTED = /^([a-zA-Z])(acute|grave|circ|uml|tilde|cedil|ring|caron)$/;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', szlig: 'ss', aelig: 'ae', AElig: 'AE', oelig: 'oe', OElig: 'OE', oslash: 'o', Oslash: 'O' };
+
+function reference(name: string): string {
+  if (name.startsWith('#')) {
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+  }
+  return NAMED[name] ?? ACCENTED.exec(name)?.[1] ?? ' ';
+}
+
+/** The text of HTML as a reader sees it, for finding words: tags part words, character references are decoded. */
+export const htmlText = (html: string): string =>
+  html.replace(/<[^>]*>/g, ' ').replace(/&(#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/g, (_, name: string) => reference(name));
+
+export const searchTextOf = (fields: Pick<ContentFields, 'title' | 'body'>): SearchText => ({
+  title: wordText(fields.title ?? ''),
+  body: wordText(htmlText(fields.body ?? '')),
+});
+
+/**
+ * The filter of `filter[title]` or `filter[body]` on `searchText.<field>`: the words in the order given, the last
+ * one as a prefix. Text without a word finds nothing.
+ */
+export function phraseFilter(text: string): Record<string, unknown> {
+  const words = wordsOf(text);
+  // Words hold letters and digits only: nothing in them is special to a regular expression.
+  return words.length === 0 ? { $in: [] } : { $regex: words.map((word) => ` ${word}`).join('') };
+}

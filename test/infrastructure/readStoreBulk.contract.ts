@@ -1,0 +1,78 @@
+// What rebuilds and bulk loads need of a read store: writes in one round trip, a collection renamed into another's
+// place, indexes deferred while a collection is loaded. Each store says which it has; the others must leave them out.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Document, IndexSpec, ReadStore } from '../../src/infrastructure/readStore/port.ts';
+
+export interface BulkAbilities {
+  bulkWrite?: boolean;
+  renameCollection?: boolean;
+  deferIndexes?: boolean;
+}
+
+interface Row extends Document {
+  projectId: number;
+  created: string;
+}
+
+const byCreated: IndexSpec = { name: 'project_created', keys: { projectId: 1, created: -1 } };
+const row = (id: string, created: string): Row => ({ _id: id, projectId: 1, created });
+const ids = (documents: Document[]) => documents.map((document) => document._id);
+
+export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
+  describe('bulk writes, renames and deferred indexes', () => {
+    const name = () => `b_${randomUUID()}`;
+
+    it('offers exactly the abilities the store claims', () => {
+      const collection = store().collection(name());
+      expect(typeof collection.bulkWrite === 'function').toBe(Boolean(has.bulkWrite));
+      expect(typeof collection.deferIndexes === 'function').toBe(Boolean(has.deferIndexes));
+      expect(typeof store().renameCollection === 'function').toBe(Boolean(has.renameCollection));
+    });
+
+    if (has.bulkWrite) {
+      it('bulkWrite applies puts and deletes in order', async () => {
+        const rows = store().collection<Row>(name());
+        await rows.put(row('a', '2026-01-01'));
+        await rows.bulkWrite!([{ put: row('b', '2026-01-02') }, { delete: 'a' }, { put: row('a', '2026-01-03') }, { put: row('c', '2026-01-04') }, { delete: 'c' }]);
+        expect(await rows.find({}, { sort: { _id: 1 } })).toEqual([row('a', '2026-01-03'), row('b', '2026-01-02')]);
+      });
+    }
+
+    if (has.renameCollection) {
+      it('renameCollection puts one collection in the place of another; its indexes come back with ensureIndex', async () => {
+        const [from, to] = [name(), name()];
+        await store().collection<Row>(to).put(row('old', '2020-01-01'));
+        const source = store().collection<Row>(from);
+        await source.ensureIndex(byCreated);
+        for (const [id, created] of [['x', '2026-01-01'], ['y', '2026-01-03'], ['z', '2026-01-02']] as const) await source.put(row(id, created));
+        await store().renameCollection!(from, to);
+        const renamed = store().collection<Row>(to);
+        await renamed.ensureIndex(byCreated);
+        expect(ids(await renamed.find({ projectId: 1 }, { sort: { created: -1 } }))).toEqual(['y', 'z', 'x']);
+        expect(await store().collection(from).find({})).toEqual([]);
+        const plan = await renamed.explain?.({ projectId: 1 }, { sort: { created: -1 } });
+        if (plan && plan.planner !== 'ferretdb') expect(plan.indexes).toContain('project_created');
+        // A source never written leaves the target empty.
+        await store().renameCollection!(name(), to);
+        expect(await store().collection(to).find({})).toEqual([]);
+      });
+    }
+
+    if (has.deferIndexes) {
+      it('deferIndexes drops the indexes of an empty collection only; ensureIndex builds them from the rows', async () => {
+        const rows = store().collection<Row>(name());
+        await rows.ensureIndex(byCreated);
+        expect(await rows.deferIndexes!()).toBe(true);
+        for (let n = 0; n < 50; n++) await rows.put(row(`r${n}`, `2026-01-${String(1 + (n % 28)).padStart(2, '0')}T${String(n).padStart(2, '0')}`));
+        const before = await rows.explain?.({ projectId: 1 }, { sort: { created: -1 } });
+        if (before) expect(before.indexes).not.toContain('project_created');
+        await rows.ensureIndex(byCreated);
+        const after = await rows.explain?.({ projectId: 1 }, { sort: { created: -1 } });
+        if (after) expect(after.indexes).toContain('project_created');
+        expect((await rows.find({ projectId: 1 }, { sort: { created: -1 }, limit: 1 }))[0]!._id).toBe('r27');
+        expect(await rows.deferIndexes!()).toBe(false);
+      });
+    }
+  });
+}
