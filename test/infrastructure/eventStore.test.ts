@@ -35,24 +35,26 @@ describe('SQLite appendMany', () => {
   it('lets several processes append to one file at once: none is refused for a lock, and each stream stays in order', async () => {
     const file = path.join(dir, 'shared.sqlite');
     createSqliteEventStore(file).close();
-    // Each process appends to its own stream one event at a time, expecting its last revision: a read of the
+    // All start at one moment (after their start-up), then each appends to its own stream one event at a time, expecting its last revision: a read of the
     // revision followed by a write, the step that fails at once when another process commits in between.
     const script = `
       const { createSqliteEventStore } = await import(${JSON.stringify(path.resolve('src/infrastructure/eventStore/sqlite.ts'))});
       const store = createSqliteEventStore(process.argv[1]);
-      for (let i = 0; i < 150; i++) await store.appendToStream(process.argv[2], [{ type: 'Noted', data: { i } }], i === 0 ? 'no_stream' : i - 1);
+      await new Promise((resolve) => setTimeout(resolve, Number(process.argv[3]) - Date.now()));
+      for (let i = 0; i < 1000; i++) await store.appendToStream(process.argv[2], [{ type: 'Noted', data: { i } }], i === 0 ? 'no_stream' : i - 1);
       await store.close();`;
     const run = (stream: string) =>
       new Promise<void>((resolve, reject) =>
-        execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, file, stream], (error, _out, stderr) => (error ? reject(new Error(stderr)) : resolve())),
+        execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, file, stream, String(startAt)], (error, _out, stderr) => (error ? reject(new Error(stderr)) : resolve())),
       );
+    const startAt = Date.now() + 4_000;
     await Promise.all(['one', 'two', 'three'].map(run));
     const store = createSqliteEventStore(file);
     try {
       for (const stream of ['one', 'two', 'three']) {
-        expect((await store.readStream(stream)).map((event) => (event.data as { i: number }).i)).toEqual(Array.from({ length: 150 }, (_, i) => i));
+        expect((await store.readStream(stream)).map((event) => (event.data as { i: number }).i)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
       }
-      expect(await store.headPosition()).toBe(450);
+      expect(await store.headPosition()).toBe(3000);
     } finally {
       await store.close();
     }
