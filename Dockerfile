@@ -2,8 +2,8 @@
 # One image for both processes of the service:
 #   API (REST /v1 + GraphQL admin + media files): npm start        (the default command)
 #   Temporal worker (workflows/ + activities):     npm run worker
-# The app runs its TypeScript directly with `tsx`, a regular dependency, so no build step and
-# no dev dependencies are needed (tsx reads tsconfig.json for the decorators at run time).
+# Both run the JavaScript that `npm run build` compiles into dist/ (esbuild, through tsx, a regular
+# dependency), so no dev dependencies are needed and a start transforms no TypeScript.
 
 # ---- dependencies (with a compiler toolchain in case a native module has no prebuilt binary)
 FROM node:20-bookworm-slim AS deps
@@ -30,6 +30,8 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY . ./
 # The worker loads its workflows from this prebuilt bundle.
 RUN npm run build:workflows
+# dist/ is built here: the image's files belong to root, and the service runs as `node`.
+RUN npm run build
 # Media files and (on the embedded defaults) the SQLite event store live in /data; the
 # directory belongs to the unprivileged `node` user so a fresh named volume inherits that.
 RUN mkdir -p /data && chown node:node /data

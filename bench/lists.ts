@@ -1,10 +1,10 @@
 // Read costs against the size of one project: seeds N items (bench/seed.ts), starts the service on them, and prints p50/p99 per request kind.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchEnv, gitCommit, startServer, type Server } from './service.ts';
+import { BUILT_MAIN, TSX_MAIN, benchEnv, gitCommit, median, startServer, type Server } from './service.ts';
 
 const API_KEY = 'bench_bootstrap_key_0123456789';
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -14,6 +14,7 @@ const { values: args } = parseArgs({
     items: { type: 'string', default: '1000,100000' },
     requests: { type: 'string', default: '100' },
     warmup: { type: 'string', default: '10' },
+    starts: { type: 'string', default: '5' },
     'cache-dir': { type: 'string', default: path.join(tmpdir(), 'bench-lists') },
     'read-store': { type: 'string', default: 'sqlite' },
   },
@@ -21,7 +22,8 @@ const { values: args } = parseArgs({
 const sizes = args.items.split(',').map(Number);
 const requests = Number(args.requests);
 const warmup = Number(args.warmup);
-if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(requests >= 1) || !(warmup >= 0)) throw new Error('--items takes whole numbers, --requests at least 1');
+const starts = Number(args.starts);
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(requests >= 1) || !(warmup >= 0) || !(starts >= 1)) throw new Error('--items takes whole numbers, --requests and --starts at least 1');
 
 interface Sample {
   id: string;
@@ -145,7 +147,7 @@ async function ready(baseUrl: string): Promise<boolean> {
 
 /** The service's first start on a seeded log, without the start-up time limit of bench/service.ts: it projects every event. */
 function firstStartOf(dataDir: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: env(dataDir), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, BUILT_MAIN, { cwd: ROOT, env: env(dataDir), stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
     let done = false;
@@ -165,10 +167,35 @@ function firstStartOf(dataDir: string): Promise<void> {
   });
 }
 
+/** Seconds from spawn to the first answer of a list request, on `dataDir` or on a fresh empty one (a first start). */
+async function startupOf(main: string[], dataDir: string | null): Promise<number> {
+  const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), 'bench-start-'));
+  const started = performance.now();
+  const server = await startServer(env(dir), [], crashed, ROOT, main);
+  try {
+    await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none`);
+    return (performance.now() - started) / 1000;
+  } finally {
+    await server.stop();
+    if (!dataDir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** p50 of `--starts` starts each through tsx and from dist/, taken in turns so both see the same load. */
+async function startups(dataDir: string | null): Promise<{ tsx: number; built: number }> {
+  const tsx: number[] = [];
+  const built: number[] = [];
+  for (let n = 0; n < starts; n++) {
+    tsx.push(await startupOf(TSX_MAIN, dataDir));
+    built.push(await startupOf(BUILT_MAIN, dataDir));
+  }
+  return { tsx: median(tsx), built: median(built) };
+}
+
 interface Result {
   total: number;
   firstStart: string;
-  startup: string;
+  startup: { tsx: number; built: number };
   rss: [number, number];
   disk: string;
   rows: Map<string, [number, number]>;
@@ -176,11 +203,10 @@ interface Result {
 
 async function run(total: number): Promise<Result> {
   const { dataDir, firstStart } = await prepared(total);
-  const started = performance.now();
-  let server: Server | undefined = await startServer(env(dataDir), [], crashed, ROOT);
+  const startup = await startups(dataDir);
+  let server: Server | undefined = await startServer(env(dataDir), [], crashed, ROOT, BUILT_MAIN);
   try {
     const newestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none`)) as { created: string }[];
-    const startup = `${((performance.now() - started) / 1000).toFixed(2)} s`;
     // A store of an older layout is refilled from the log after the service listens: measure once it has caught up.
     while (!(await ready(server.baseUrl))) await new Promise((wait) => setTimeout(wait, 1_000));
     const rssAfterStart = rssMb(server.pid);
@@ -199,6 +225,9 @@ async function run(total: number): Promise<Result> {
   }
 }
 
+// The service runs as `npm start` runs it: compiled into dist/ (built here when stale), not through tsx.
+if (spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--if-stale'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+const emptyStartup = await startups(null);
 const results: Result[] = [];
 for (const total of sizes) results.push(await run(total));
 
@@ -211,9 +240,16 @@ const lines = [
   header,
   `|---|${results.map(() => '---|').join('')}`,
   `| first start (projects the whole log) | ${results.map((r) => r.firstStart).join(' | ')} |`,
-  `| start-up to first answer | ${results.map((r) => r.startup).join(' | ')} |`,
+  `| start-up to first answer (node dist/main.js, p50 of ${starts}) | ${results.map((r) => `${r.startup.built.toFixed(2)} s`).join(' | ')} |`,
   `| resident memory after start / after the requests (MB) | ${results.map((r) => `${r.rss[0]} / ${r.rss[1]}`).join(' | ')} |`,
   `| event store / read store on disk | ${results.map((r) => r.disk).join(' | ')} |`,
   ...[...results[0]!.rows.keys()].map((name) => `| ${name}, p50 / p99 ms | ${results.map((r) => cell(r.rows.get(name)!)).join(' | ')} |`),
+  '',
+  `Start-up, spawn to the first answer of a list request, p50 of ${starts} starts each (s):`,
+  '',
+  '| data dir | tsx src/main.ts (development) | node dist/main.js (npm start) |',
+  '|---|---|---|',
+  `| empty (first start: bootstrap) | ${emptyStartup.tsx.toFixed(2)} | ${emptyStartup.built.toFixed(2)} |`,
+  ...results.map((r) => `| ${r.total.toLocaleString('en')} items | ${r.startup.tsx.toFixed(2)} | ${r.startup.built.toFixed(2)} |`),
 ];
 console.log(lines.join('\n'));

@@ -1,5 +1,6 @@
 // Rebuild throughput and start-up on a long log: `projections rebuild` per projection and for all at once (events/s
-// of the log replayed), then the service's start-up with every checkpoint current.
+// of the log replayed), optionally against another checkout of the service, then the service's start-up with every
+// checkpoint current.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -18,16 +19,25 @@ const { values: args } = parseArgs({
     items: { type: 'string', default: '20000' },
     projections: { type: 'string', default: 'contentItems,all' },
     starts: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '3' },
+    baseline: { type: 'string' },
   },
 });
 const chosen = args.projections.split(',').filter(Boolean);
 const unknown = chosen.filter((name) => name !== 'all' && !allProjections.some((projection) => projection.name === name));
 if (unknown.length > 0) throw new Error(`unknown projections: ${unknown.join(', ')}`);
 const starts = Number(args.starts);
+const runs = Number(args.runs);
+if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number of at least 1');
+const baseline = args.baseline ? path.resolve(args.baseline) : undefined;
+if (baseline && !existsSync(path.join(baseline, 'src/cli.ts'))) throw new Error(`no src/cli.ts in ${baseline}`);
+/** The checkouts measured: this one, and the baseline's when given (its own code, this repository's node_modules). */
+const trees = [{ label: 'this tree', root: ROOT }, ...(baseline ? [{ label: `baseline ${path.basename(baseline)}`, root: baseline }] : [])];
+const CPU_ON_EXIT = path.join(ROOT, 'bench/cpuOnExit.ts');
 
 /** Runs a command to its end: its wall time, and its output (the end of stderr, where the progress bar is). */
-function timed(command: string[], env: Record<string, string>): Promise<{ seconds: number; output: string }> {
-  const child = spawn(process.execPath, command, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function timed(command: string[], env: Record<string, string>, cwd = ROOT): Promise<{ seconds: number; output: string }> {
+  const child = spawn(process.execPath, command, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const started = performance.now();
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -55,13 +65,47 @@ const events = createSqliteEventStore(path.join(dataDir, 'events.sqlite'));
 const head = await events.headPosition();
 await events.close();
 
+interface Run {
+  seconds: number;
+  /** The progress bar's last rate, null if it printed none. */
+  barRate: number | null;
+  cpuMs: number;
+}
+
+async function rebuildOnce(name: string, root: string): Promise<Run> {
+  const { seconds, output } = await timed(['--import', 'tsx', '--import', CPU_ON_EXIT, 'src/cli.ts', 'projections', 'rebuild', name], env, root);
+  const bar = /([\d,]+) events\/s, done/.exec(output)?.[1];
+  return { seconds, barRate: bar ? Number(bar.replaceAll(',', '')) : null, cpuMs: Number(/cpu time: (\d+) ms/.exec(output)?.[1] ?? NaN) };
+}
+
+const thousands = (value: number) => Math.round(value).toLocaleString('en');
+
 try {
   const rows: string[] = [];
   for (const name of chosen) {
-    console.error(`rebuilding ${name}`);
-    const { seconds, output } = await timed(['--import', 'tsx', 'src/cli.ts', 'projections', 'rebuild', name], env);
-    const rate = /([\d,]+) events\/s, done/.exec(output)?.[1] ?? '–';
-    rows.push(`| rebuild ${name} | ${seconds.toFixed(1)} s | ${Math.round(head / seconds).toLocaleString('en')} | ${rate} |`);
+    // The trees take turns, so that a change in the machine's load falls on each alike.
+    const measured = new Map(trees.map(({ root }) => [root, [] as Run[]]));
+    for (let n = 0; n < runs; n++) {
+      for (const { label, root } of n % 2 === 0 ? trees : [...trees].reverse()) {
+        console.error(`rebuilding ${name} (${label}, run ${n + 1} of ${runs})`);
+        measured.get(root)!.push(await rebuildOnce(name, root));
+      }
+    }
+    const summary = trees.map(({ label, root }) => {
+      const done = measured.get(root)!;
+      const seconds = median(done.map((run) => run.seconds));
+      const bars = done.flatMap((run) => (run.barRate === null ? [] : [run.barRate]));
+      return { label, seconds, wallRate: head / seconds, barRate: bars.length > 0 ? median(bars) : null, cpuMs: median(done.map((run) => run.cpuMs)), done };
+    });
+    for (const { label, seconds, wallRate, barRate, cpuMs, done } of summary) {
+      const each = done.map((run) => thousands(head / run.seconds)).join(', ');
+      rows.push(`| rebuild ${name}${baseline ? ` (${label})` : ''} | ${seconds.toFixed(1)} s | ${thousands(wallRate)} | ${barRate === null ? '–' : thousands(barRate)} | ${(cpuMs / 1000).toFixed(1)} s | ${each} |`);
+    }
+    if (baseline) {
+      const [mine, theirs] = summary as [(typeof summary)[0], (typeof summary)[0]];
+      const ratio = (a: number | null, b: number | null) => (a === null || b === null ? '–' : `${(a / b).toFixed(2)}×`);
+      rows.push(`| rebuild ${name}: speed-up over the baseline | ${ratio(theirs.seconds, mine.seconds)} | ${ratio(mine.wallRate, theirs.wallRate)} | ${ratio(mine.barRate, theirs.barRate)} | ${ratio(theirs.cpuMs, mine.cpuMs)} | |`);
+    }
   }
   const startups: number[] = [];
   for (let n = 0; n < starts; n++) {
@@ -75,10 +119,12 @@ try {
   console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, commit ${gitCommit()}, ${head.toLocaleString('en')} events in the log`);
   console.log(`load average at the end: ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ')}`);
   console.log('');
-  console.log('| run | wall time | events/s (log / wall) | events/s (progress bar) |');
-  console.log('|---|---|---|---|');
+  console.log(`medians of ${runs} run${runs === 1 ? '' : 's'}${baseline ? `, taking turns with the baseline ${baseline}` : ''}`);
+  console.log('');
+  console.log('| run | wall time | events/s (log / wall) | events/s (progress bar) | CPU time | events/s of each run |');
+  console.log('|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
-  console.log(`| start-up to first answer, checkpoints current (median of ${starts}) | ${median(startups).toFixed(2)} s | | |`);
+  console.log(`| start-up to first answer, checkpoints current (median of ${starts}) | ${median(startups).toFixed(2)} s | | | | |`);
 } finally {
   if (temporary) rmSync(temporary, { recursive: true, force: true });
 }

@@ -184,12 +184,12 @@ if (!Number.isInteger(count) || count < 1 || !Number.isInteger(batch) || batch <
 if (!args['data-dir'] && !process.env.EVENTSTORE_URL) throw new Error('--data-dir is required (or EVENTSTORE_URL)');
 const loaded = loadConfig({ ...process.env, ...(args['data-dir'] ? { DATA_DIR: args['data-dir'] } : {}) });
 if (!loaded.ok) throw new Error(loaded.message);
-const store = openEventStore(loaded.config);
+const store = await openEventStore(loaded.config);
 try {
   const bootstrapped = await bootstrapIfEmpty(store, args.key, new Date());
   if (bootstrapped) console.log(`created organization ${bootstrapped.organizationId}, project ${bootstrapped.projectId} and key ${bootstrapped.apiKey}`);
   const started = performance.now();
-  await seed(store, await loadVoiceCatalogue(), count, batch);
+  await seed(store, await loadVoiceCatalogue(loaded.config, console.log), count, batch);
   const seconds = (performance.now() - started) / 1000;
   console.log(`seeded ${count} items in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} items/s)`);
 } finally {

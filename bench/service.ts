@@ -14,9 +14,13 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/** How the API starts: its TypeScript through tsx, as in development, or the build in dist/, as `npm start` does. */
+export const TSX_MAIN = ['--import', 'tsx', 'src/main.ts'];
+export const BUILT_MAIN = ['--enable-source-maps', 'dist/main.js'];
+
 /** Starts the service (from `root`, another checkout when comparing commits); `onCrash` hears of it, with its last output, if it exits before `stop()`. */
-export async function startServer(env: Record<string, string>, nodeArgs: string[], onCrash: (message: string) => void, root = ROOT): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer(env: Record<string, string>, nodeArgs: string[], onCrash: (message: string) => void, root = ROOT, main = TSX_MAIN): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, ...main], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start within 45 s:\n${output}`)), 45_000);

@@ -8,5 +8,8 @@ import { adsProjection } from './ads.ts';
 import { accessTiersProjection } from './accessTiers.ts';
 import { playlistsProjection } from './playlists.ts';
 import { podcastsProjection } from './podcasts.ts';
+import { pronunciationRulesProjection } from './pronunciationRules.ts';
+import { speakersProjection } from './speakers.ts';
+import { customVoicesProjection } from './voices.ts';
 
-export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection];
+export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection];

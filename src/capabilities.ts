@@ -11,6 +11,8 @@ import { webhookCapability } from './webhooks/routes.ts';
 import { adCapability } from './ads/routes.ts';
 import { accessTierCapability } from './accessTiers/routes.ts';
 import { playlistCapability } from './playlists/routes.ts';
+import { pronunciationCapability } from './pronunciation/routes.ts';
+import { speakerCapability } from './speakers/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -24,4 +26,6 @@ export const capabilities: Capability[] = [
   adCapability,
   accessTierCapability,
   playlistCapability,
+  pronunciationCapability,
+  speakerCapability,
 ];

@@ -5,19 +5,18 @@ import type { Config } from './config.ts';
 import type { EventStore } from './infrastructure/eventStore/port.ts';
 import type { ReadStore } from './infrastructure/readStore/port.ts';
 import { createSqliteEventStore } from './infrastructure/eventStore/sqlite.ts';
-import { createEventStoreDbEventStore } from './infrastructure/eventStore/eventstoredb.ts';
 import { createMemoryReadStore } from './infrastructure/readStore/memory.ts';
-import { createMongoReadStore } from './infrastructure/readStore/mongo.ts';
 import { createSqliteReadStore } from './infrastructure/readStore/sqlite.ts';
 import { CONTENT_ITEMS } from './content/readModel.ts';
 import { createInProcessRunner } from './infrastructure/workflows/inProcess.ts';
-import { createTemporalRunner } from './infrastructure/workflows/temporal.ts';
 import type { WorkflowRunner } from './infrastructure/workflows/port.ts';
 import { createGenerationActivities } from './generation/activities.ts';
 import { createSynthesizer, SAMPLE_RATE } from './media/synthesizer.ts';
+import { createEspeakEngine } from './media/engines/espeak.ts';
+import { createPiperEngine } from './media/engines/piper.ts';
 import { createDeliveryActivities } from './webhooks/activities.ts';
 import type { DeliveryRetryPolicy } from './webhooks/delivery.ts';
-import { loadVoiceCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
+import { loadVoiceCatalogue as loadCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
 
 export interface Infrastructure {
   events: EventStore;
@@ -27,11 +26,14 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
-export function openEventStore(config: Config): EventStore {
+// The production adapters are imported only when their server is configured: their client libraries take about
+// two seconds to load on a busy machine, which the embedded default would otherwise pay at every start.
+
+export async function openEventStore(config: Config): Promise<EventStore> {
   mkdirSync(config.DATA_DIR, { recursive: true });
-  return config.EVENTSTORE_URL
-    ? createEventStoreDbEventStore(config.EVENTSTORE_URL)
-    : createSqliteEventStore(path.join(config.DATA_DIR, 'events.sqlite'));
+  if (!config.EVENTSTORE_URL) return createSqliteEventStore(path.join(config.DATA_DIR, 'events.sqlite'));
+  const { createEventStoreDbEventStore } = await import('./infrastructure/eventStore/eventstoredb.ts');
+  return createEventStoreDbEventStore(config.EVENTSTORE_URL);
 }
 
 /** The word text the content list's `filter[title]` and `filter[body]` search (src/content/search.ts): the SQLite store keeps a word index of each. */
@@ -39,15 +41,17 @@ export const searchedFields = (collection: string): readonly string[] => (collec
 
 /** MongoDB when MONGODB_URL is set; else SQLite tables in DATA_DIR, or memory with READ_STORE=memory. */
 async function openReadStore(config: Config): Promise<ReadStore> {
-  if (config.MONGODB_URL) return createMongoReadStore(config.MONGODB_URL);
+  if (config.MONGODB_URL) {
+    const { createMongoReadStore } = await import('./infrastructure/readStore/mongo.ts');
+    return createMongoReadStore(config.MONGODB_URL);
+  }
   if (config.READ_STORE === 'memory') return createMemoryReadStore();
   mkdirSync(config.DATA_DIR, { recursive: true });
   return createSqliteReadStore(path.join(config.DATA_DIR, 'read.sqlite'), { searchedFields });
 }
 
 export async function openInfrastructure(config: Config): Promise<Infrastructure> {
-  const events = openEventStore(config);
-  const read = await openReadStore(config);
+  const [events, read] = await Promise.all([openEventStore(config), openReadStore(config)]);
   return {
     events,
     read,
@@ -61,13 +65,27 @@ export async function openInfrastructure(config: Config): Promise<Infrastructure
 
 export const mediaDirOf = (config: Config) => path.join(config.DATA_DIR, 'media');
 
-/** The generation activities with their real dependencies (espeak-ng, ffmpeg, the event store). */
+const piperPythonOf = (config: Config) => path.join(config.PIPER_VENV, 'bin', 'python');
+
+/** The voices this process can speak with: espeak-ng's, and Piper's when its virtual environment has them. */
+export const loadVoiceCatalogue = (config: Config, log: (message: string) => void) => loadCatalogue({ piperPython: piperPythonOf(config), log });
+
+/** Piper's worker pool only when the catalogue offers a Piper voice; espeak-ng always. */
+export function synthesizerOf(config: Config, voices: VoiceCatalogue) {
+  const timeoutMs = config.SYNTHESIS_TIMEOUT_MS;
+  const espeak = createEspeakEngine({ concurrency: config.SYNTHESIS_CONCURRENCY, timeoutMs });
+  if (!voices.voices.some((voice) => voice.engine === 'piper')) return createSynthesizer({ espeak });
+  const piper = createPiperEngine({ python: piperPythonOf(config), workers: config.PIPER_WORKERS, timeoutMs, maxRssMb: config.PIPER_WORKER_MAX_RSS_MB });
+  return createSynthesizer({ espeak, piper });
+}
+
+/** The generation activities with their real dependencies (Piper, espeak-ng, ffmpeg, the event store). */
 export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue) {
   return createGenerationActivities({
     events,
     voices,
     mediaDir: mediaDirOf(config),
-    synthesizer: createSynthesizer({ concurrency: config.SYNTHESIS_CONCURRENCY, timeoutMs: config.SYNTHESIS_TIMEOUT_MS }),
+    synthesizer: synthesizerOf(config, voices),
     sampleRate: SAMPLE_RATE,
     audioLimits: { maxBytes: config.AUDIO_FETCH_MAX_BYTES, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE },
     now: () => new Date(),
@@ -90,8 +108,10 @@ export function deliveryActivities(config: Config, events: EventStore) {
 
 /** Temporal when TEMPORAL_ADDRESS is set (a worker process runs the activities), else the in-process runner. */
 export async function openWorkflowRunner(config: Config, events: EventStore, voices: VoiceCatalogue, log: (message: string) => void): Promise<WorkflowRunner> {
-  if (config.TEMPORAL_ADDRESS) return createTemporalRunner(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
+  if (config.TEMPORAL_ADDRESS) {
+    const { createTemporalRunner } = await import('./infrastructure/workflows/temporal.ts');
+    return createTemporalRunner(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
+  }
   return createInProcessRunner(generationActivities(config, events, voices), deliveryActivities(config, events), log);
 }
 
-export { loadVoiceCatalogue };

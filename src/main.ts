@@ -1,9 +1,10 @@
 // Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
 import 'reflect-metadata';
 import { loadConfig } from './config.ts';
-import { deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, webhookSettingsOf } from './composition.ts';
+import { deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, webhookSettingsOf } from './composition.ts';
 import { createGenerationReactor } from './generation/reactor.ts';
 import { createWebhookReactor } from './webhooks/reactor.ts';
+import { createPreviewReactor } from './pronunciation/preview.ts';
 import { createApp } from './app.ts';
 import type http from 'node:http';
 import { createHttpServer } from './http/server.ts';
@@ -26,15 +27,18 @@ const logger = createLogger(config.LOG_LEVEL);
 const log = logFunction(logger);
 const shutdown = gracefulShutdown(log);
 
-const infrastructure = await openInfrastructure(config);
-const voices = await loadVoiceCatalogue();
+// The stores open while the voice catalogue asks the speech engines which voices they have (a Python process).
+const [infrastructure, voices] = await Promise.all([openInfrastructure(config), loadVoiceCatalogue(config, log)]);
 const workflows = await openWorkflowRunner(config, infrastructure.events, voices, log);
 const reactor = createGenerationReactor(workflows, log);
+// Pronunciation rule previews are made in this process, one at a time, with a synthesizer of their own.
+const previews = createPreviewReactor({ events: infrastructure.events, synthesizer: synthesizerOf(config, voices), voices, mediaDir: mediaDirOf(config), now: () => new Date(), log });
 // Payload media URLs need the port actually listened on (PORT=0 picks one).
 let listeningPort = config.PORT;
 // Unfinished generations and deliveries are started again by whichever process becomes the projections leader.
 const resumeReactors = async () => {
   await reactor.resume(infrastructure.read);
+  await previews.resume(infrastructure.read);
   await webhookReactor.resume();
 };
 const webhookReactor = createWebhookReactor({
@@ -65,7 +69,12 @@ const runner = await startLeadership(infrastructure.events, infrastructure.read,
   log,
   leaseMs: config.PROJECTION_LEASE_MS,
   onLeading: config.GENERATION_ENABLED ? () => resumeReactors() : undefined,
-  onApplied: config.GENERATION_ENABLED ? reactor.onEvent : undefined,
+  onApplied: config.GENERATION_ENABLED
+    ? (event) => {
+        reactor.onEvent(event);
+        previews.onEvent(event);
+      }
+    : undefined,
   reactors: config.GENERATION_ENABLED ? [webhookReactor.projection] : [],
 });
 await catchUp(infrastructure.events, runner);
@@ -86,6 +95,7 @@ const app = await createApp({
   read: infrastructure.read,
   runner,
   voices,
+  synthesizer: synthesizerOf(config, voices),
   mediaDir: mediaDirOf(config),
   publicBaseUrl: config.PUBLIC_BASE_URL,
   limits: {

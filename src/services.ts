@@ -3,6 +3,7 @@ import type { EventStore } from './infrastructure/eventStore/port.ts';
 import type { ReadStore } from './infrastructure/readStore/port.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { VoiceCatalogue } from './voices/catalogue.ts';
+import type { Synthesizer } from './media/synthesizer.ts';
 import type { Logger } from './logging.ts';
 import type { RequestCounter } from './http/rateLimit.ts';
 import { createContentHandlers } from './content/handlers.ts';
@@ -16,6 +17,8 @@ export interface AppDeps {
   read: ReadStore;
   runner: ProjectionRunner;
   voices: VoiceCatalogue;
+  /** Speaks voice design previews (generation has its own, in the workflow runner or worker). */
+  synthesizer: Synthesizer;
   mediaDir: string;
   /** Base of absolute media URLs; the request's own origin when unset. */
   publicBaseUrl: string | undefined;

@@ -6,6 +6,7 @@ import { invalid } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import type { VoiceCatalogue } from '../voices/catalogue.ts';
+import { catalogueOfProject } from '../voices/custom.ts';
 import { unknownAccessTiers } from '../accessTiers/handlers.ts';
 import { contentTypes, createContentSchemas, updateContentSchemas, type ContentType } from './commands.ts';
 import { CLAIM_GRACE_MS, contentDecider, sourceIdDecider } from './decider.ts';
@@ -22,8 +23,11 @@ export interface ContentHandlers {
 }
 
 export function createContentHandlers(store: EventStore, voices: VoiceCatalogue): ContentHandlers {
-  const checkVoices = (fields: Partial<ContentFields>) => {
-    const unknown = voiceReferences(fields).filter(({ id }) => !voices.byId(id));
+  /** Voice ids must name a stock voice or one of the project's organization's own (src/voices/custom.ts). */
+  const checkVoices = async (projectId: number, fields: Partial<ContentFields>) => {
+    const references = voiceReferences(fields);
+    const catalogue = references.some(({ id }) => !voices.byId(id)) ? await catalogueOfProject(store, voices, projectId) : voices;
+    const unknown = references.filter(({ id }) => !catalogue.byId(id));
     if (unknown.length > 0) throw invalid(unknown.map(({ location }) => ({ location, message: 'is not a known voice (see GET /organization/voices)' })));
   };
 
@@ -54,7 +58,7 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
       const contentType = typeOf(body);
       const wire = parseOrThrow(createContentSchemas[contentType], body);
       const fields = camelKeys<ContentFields>(wire);
-      checkVoices(fields);
+      await checkVoices(projectId, fields);
       await checkAccessTiers(projectId, fields);
       const contentId = randomUUID();
       const at = now.toISOString();
@@ -71,7 +75,7 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
       }
       const wire = parseOrThrow(updateContentSchemas[contentType], body);
       const changes = camelKeys<Partial<ContentFields>>(wire);
-      checkVoices(changes);
+      await checkVoices(projectId, changes);
       await checkAccessTiers(projectId, changes);
       const at = now.toISOString();
       const before = foldStream(contentDecider, await store.readStream(contentStream(contentId)));

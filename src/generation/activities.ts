@@ -9,11 +9,13 @@ import { contentDecider, type ContentCommand } from '../content/decider.ts';
 import { contentStream, type GeneratedMedia, type MediaFileRecord } from '../content/events.ts';
 import { projectStream } from '../projects/events.ts';
 import type { VoiceCatalogue } from '../voices/catalogue.ts';
+import { projectCatalogue } from '../voices/custom.ts';
 import type { GenerationActivities, GenerationInput } from './lifecycle.ts';
 import { planGeneration } from './plan.ts';
 import { renderVariant, type RenderDeps, type RenderedVariant } from './render.ts';
 import { contentSourceOf, projectSettingsOf } from './source.ts';
 import { MediaError, type MediaFailure } from '../media/errors.ts';
+import { scopeRulesOf } from '../pronunciation/apply.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects']);
@@ -59,8 +61,9 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
     async generateMedia(input) {
       const source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
       if (source.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
-      const project = projectSettingsOf(await deps.events.readStream(projectStream(source.projectId)));
-      const plan = planGeneration(source, project, deps.voices);
+      const projectEvents = await deps.events.readStream(projectStream(source.projectId));
+      const project = projectSettingsOf(projectEvents);
+      const plan = planGeneration(source, project, await projectCatalogue(deps.events, deps.voices, projectEvents));
       if (!plan.article.some((segment) => segment.content_type === 'text' || segment.content_type === 'audio')) {
         return { kind: 'nothing', reason: 'there is no text or audio to narrate' };
       }
@@ -69,10 +72,11 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
       const pauses = { afterTitleMs: project.pauseAfterTitleSegmentsSeconds * 1000, afterSegmentMs: project.pauseAfterSegmentsSeconds * 1000 };
+      const rendering = { ...deps, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
       const beating = setInterval(heartbeat, 2_000);
       try {
-        const article = await renderVariant(plan.article, dir, 'article', pauses, deps, now());
-        const summary = plan.summary.length > 0 ? await renderVariant(plan.summary, dir, 'summary', pauses, deps, now()) : null;
+        const article = await renderVariant(plan.article, dir, 'article', pauses, rendering, now());
+        const summary = plan.summary.length > 0 ? await renderVariant(plan.summary, dir, 'summary', pauses, rendering, now()) : null;
         const audio = [...(await files(input, 'article', article)), ...(summary ? await files(input, 'summary', summary) : [])];
         const media: GeneratedMedia = { audio, video: [], segments: article.segments, summarySegments: summary?.segments ?? [], duration: article.durationMs };
         return { kind: 'media', media, published: source.fields.published ?? project.autoPublishEnabled };

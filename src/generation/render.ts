@@ -3,12 +3,18 @@ import path from 'node:path';
 import { startAssembly, type Assembly } from '../media/assemble.ts';
 import { fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
 import type { Synthesizer, WordTiming } from '../media/synthesizer.ts';
+import { normalizeForSpeech } from '../speech/normalize.ts';
+import { timingsToWritten } from '../speech/writtenTimings.ts';
+import { applyRules } from '../pronunciation/apply.ts';
+import type { RuleFields } from '../pronunciation/events.ts';
 import type { PlannedSegment } from './plan.ts';
 
 export interface RenderDeps {
   synthesizer: Synthesizer;
   sampleRate: number;
   audioLimits: AudioFetchLimits;
+  /** The pronunciation rules of the item's scope, applied after normalization (src/pronunciation/apply.ts). */
+  rules?: readonly RuleFields[];
 }
 
 export interface RenderedVariant {
@@ -27,8 +33,11 @@ interface Sound {
 async function soundOf(segment: PlannedSegment, index: number, dir: string, deps: RenderDeps): Promise<Sound | null> {
   const wavPath = path.join(dir, `part-${index}.wav`);
   if (segment.content_type === 'text' && segment.text) {
-    const spoken = await deps.synthesizer.speak(segment.text, segment.voice!.espeakName, wavPath);
-    return { wavPath, durationMs: spoken.durationMs, words: spoken.words };
+    // The engine says the normalized text ("five point two million dollars") with the pronunciation rules applied;
+    // players show and time the written one.
+    const normalized = applyRules(segment.text, normalizeForSpeech(segment.text, segment.voice!.language.code), deps.rules ?? [], segment.voice!);
+    const spoken = await deps.synthesizer.speak(normalized.spoken, segment.voice!, wavPath);
+    return { wavPath, durationMs: spoken.durationMs, words: timingsToWritten(segment.text, normalized, spoken.words) };
   }
   if (segment.content_type === 'audio' && segment.audio_url) {
     const fetched = await fetchAudio(segment.audio_url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate });

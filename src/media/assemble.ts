@@ -1,8 +1,10 @@
-// Joins audio parts with exact pauses into one timeline, encoded once as mp3 and remuxed into HLS.
+// Joins audio parts with exact pauses into one timeline at podcast loudness, encoded once as mp3 and remuxed into HLS.
 import { mkdir, readFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { MediaError } from './errors.ts';
+import { createLeveller } from './loudness.ts';
 import { runTool, tail } from './tool.ts';
 import { isPcm16Mono, parseWav, type WavAudio } from './wav.ts';
 
@@ -31,7 +33,13 @@ export interface Assembly {
 const MP3_PRIMING_SAMPLES = 1105;
 // Level 7 (lame -q 7) encodes twice as fast as ffmpeg's default; the encoding is most of assembly's time.
 const MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7'];
+// libmp3lame plays back 0.45 dB below its input whatever the frequency, level or bitrate (a 440 Hz tone
+// at −10.06 dBFS peak decodes at −10.51); levelling gives it back beforehand.
+const MP3_GAIN_DB = -0.45;
 const HLS_SEGMENT_SECONDS = 6;
+// Levelled parts are 16-bit samples in the machine's byte order.
+const LITTLE_ENDIAN = endianness() === 'LE';
+const PCM_FORMAT = LITTLE_ENDIAN ? 's16le' : 's16be';
 
 /** The timeline as it is being spoken: parts go to the encoder in order, as soon as each is ready. */
 export interface AssemblyWriter {
@@ -46,15 +54,24 @@ export interface AssemblyWriter {
 /**
  * Starts the encoder at once, so that encoding (most of assembly's time) overlaps synthesis.
  * The timeline is built here rather than by ffmpeg filters so that every offset is a whole sample count.
+ *
+ * Loudness is set here too, part by part (src/media/loudness.ts): each part is measured and brought to
+ * −16 LUFS with its peaks limited as it joins the timeline, so the encoder can start before the last part
+ * exists and reads the audio once. Loudness of the whole cannot be known before the whole is spoken: measuring
+ * it (loudnorm's first pass, or ebur128) and then encoding would put the whole encode after synthesis, and
+ * loudnorm's one-pass dynamic mode rides the gain continuously (and works at 192 kHz). Parts at −16 LUFS,
+ * separated by silences the measurement gates out, make a whole at −16 LUFS, and a pre-recorded part comes out
+ * as loud as the voices around it.
  */
 export async function startAssembly(outDir: string, name: string, sampleRate: number): Promise<AssemblyWriter> {
   if (!/^[\w.-]+$/.test(name)) throw new MediaError('invalid-input', `not a file name: ${name}`);
   await mkdir(outDir, { recursive: true });
   const input = new PassThrough();
   const mp3Path = join(outDir, `${name}.mp3`);
-  const encoding = ffmpeg(['-f', 's16le', '-ar', String(sampleRate), '-ac', '1', '-i', 'pipe:0', ...MP3_ARGS, mp3Path], input);
+  const encoding = ffmpeg(['-f', PCM_FORMAT, '-ar', String(sampleRate), '-ac', '1', '-i', 'pipe:0', ...MP3_ARGS, mp3Path], input);
   // Awaited by finish(); until then a failure must not surface as an unhandled rejection.
   encoding.catch(() => undefined);
+  const level = createLeveller(MP3_GAIN_DB);
   const offsetsMs: number[] = [];
   let samples = 0;
   const silence = (ms: number) => {
@@ -65,11 +82,12 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
   return {
     async append(wavPath, pauseBeforeMs) {
       const wav = await readWav(wavPath);
-      const data = wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : await resample(wavPath, sampleRate);
+      const pcm = wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : await resample(wavPath, sampleRate);
+      const sound = level(floatSamples(pcm), sampleRate);
       if (offsetsMs.length > 0) input.write(silence(pauseBeforeMs));
       offsetsMs.push((samples * 1000) / sampleRate);
-      input.write(data);
-      samples += data.length / 2;
+      input.write(Buffer.from(sound.buffer, sound.byteOffset, sound.byteLength));
+      samples += sound.length;
     },
     async finish(trailingPauseMs = 0) {
       if (offsetsMs.length === 0) {
@@ -101,6 +119,19 @@ async function readWav(wavPath: string): Promise<WavAudio> {
     throw new MediaError('invalid-input', `cannot read part ${wavPath}: ${error.message}`);
   });
   return parseWav(file, wavPath);
+}
+
+/** 16-bit little-endian PCM as samples in −1 … 1. */
+function floatSamples(pcm: Buffer): Float32Array {
+  const samples = new Float32Array(pcm.length >> 1);
+  // A typed-array view reads a whole part several times faster than readInt16LE, where the layout allows it.
+  if (LITTLE_ENDIAN && pcm.byteOffset % 2 === 0) {
+    const ints = new Int16Array(pcm.buffer, pcm.byteOffset, samples.length);
+    for (let i = 0; i < samples.length; i++) samples[i] = ints[i]! / 32768;
+  } else {
+    for (let i = 0; i < samples.length; i++) samples[i] = pcm.readInt16LE(i * 2) / 32768;
+  }
+  return samples;
 }
 
 /** The rate most parts already have, so that as few as possible are resampled. */

@@ -1,13 +1,19 @@
-// Speaks text with libespeak-ng through the native helper build/espeak-words: a WAV and its word timings.
-import { readFile, rm, stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+// The speech port: speaks text with a voice of one of the engines (Piper, espeak-ng) into a WAV, with the time of each written word.
 import { SynthesisError } from './errors.ts';
-import { createLimit } from './limit.ts';
-import { runTool, tail, type ToolRun } from './tool.ts';
-import { parseWav, trailingSilenceSamples } from './wav.ts';
-import { timeWords, type WordEvent, type WordTiming } from './wordTimings.ts';
+import type { EspeakEngine } from './engines/espeak.ts';
+import type { PiperEngine } from './engines/piper.ts';
+import type { WordTiming } from './wordTimings.ts';
 
-export type { WordTiming } from './wordTimings.ts';
+export type { WordTiming };
+
+export type SpeechEngine = 'piper' | 'espeak-ng';
+
+/** Which engine speaks, its own name of the voice (a Piper voice package, an espeak-ng `-v` name), and how fast (1 when unset). */
+export interface EngineVoice {
+  engine: SpeechEngine;
+  engineVoice: string;
+  speed?: number;
+}
 
 export interface SpokenText {
   wavPath: string;
@@ -18,76 +24,19 @@ export interface SpokenText {
 }
 
 export interface Synthesizer {
-  speak(text: string, voice: string, wavPath: string): Promise<SpokenText>;
+  speak(text: string, voice: EngineVoice, wavPath: string): Promise<SpokenText>;
 }
 
-export interface SynthesizerOptions {
-  /** How many synthesizer processes may run at once. */
-  concurrency: number;
-  /** Per process; past it the process is killed and `speak` rejects with reason `timeout`. */
-  timeoutMs: number;
-  wordsPerMinute?: number;
-}
-
-const binary = fileURLToPath(new URL('../../build/espeak-words', import.meta.url));
-const source = fileURLToPath(new URL('./native/espeak-words.c', import.meta.url));
-const buildScript = fileURLToPath(new URL('../../scripts/build-native.sh', import.meta.url));
-const UNKNOWN_VOICE_EXIT = 3; // see espeak-words.c
-
-/** The rate espeak-ng's own voices speak at; other audio is decoded to it so assembly need not resample. */
+/** The rate espeak-ng's voices and the Piper voices offered speak at; other audio is decoded to it so assembly need not resample. */
 export const SAMPLE_RATE = 22050;
 
-export function createSynthesizer({ concurrency, timeoutMs, wordsPerMinute = 175 }: SynthesizerOptions): Synthesizer {
-  const limit = createLimit(concurrency);
+/** Sends each request to its voice's engine; Piper is absent when it is not installed. */
+export function createSynthesizer(engines: { espeak: EspeakEngine; piper?: PiperEngine }): Synthesizer {
   return {
-    speak: (text, voice, wavPath) =>
-      limit(async () => {
-        await ensureBinary();
-        return synthesize(text, voice, wavPath, wordsPerMinute, timeoutMs);
-      }),
+    speak(text, { engine, engineVoice, speed }, wavPath) {
+      if (engine === 'espeak-ng') return engines.espeak.speak(text, engineVoice, wavPath, speed);
+      if (!engines.piper) return Promise.reject(new SynthesisError('unknown-voice', `Piper is not installed here: no voice ${engineVoice}`));
+      return engines.piper.speak(text, engineVoice, wavPath, speed);
+    },
   };
-}
-
-async function synthesize(text: string, voice: string, wavPath: string, wordsPerMinute: number, timeoutMs: number): Promise<SpokenText> {
-  const run = await runTool(binary, [voice, String(wordsPerMinute), wavPath], { input: text, timeoutMs });
-  if (run.code !== 0) {
-    await rm(wavPath, { force: true });
-    throw synthesisFailure(run, voice, timeoutMs);
-  }
-  const lines = run.stdout.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
-  const { samples, rate } = lines.pop() as { samples: number; rate: number };
-  const pcm = parseWav(await readFile(wavPath), wavPath).data;
-  const audibleEndMs = ((samples - trailingSilenceSamples(pcm)) * 1000) / rate;
-  return {
-    wavPath,
-    sampleRate: rate,
-    samples,
-    durationMs: (samples * 1000) / rate,
-    words: timeWords(text, lines as WordEvent[], audibleEndMs),
-  };
-}
-
-function synthesisFailure(run: ToolRun, voice: string, timeoutMs: number): SynthesisError {
-  if (run.timedOut) return new SynthesisError('timeout', `espeak-ng ran longer than ${timeoutMs} ms and was killed`);
-  if (run.code === UNKNOWN_VOICE_EXIT) return new SynthesisError('unknown-voice', `espeak-ng has no voice named "${voice}"`);
-  return new SynthesisError('failed', `espeak-words failed: ${run.startError?.message ?? tail(run.stderr)}`);
-}
-
-let built: Promise<void> | undefined;
-
-/** Builds the helper once per process when it is missing or older than its source. */
-function ensureBinary(): Promise<void> {
-  built ??= (async () => {
-    if (await isUpToDate()) return;
-    const run = await runTool('bash', [buildScript]);
-    if (run.code !== 0) {
-      throw new SynthesisError('not-built', `cannot build ${binary}: ${run.startError?.message ?? tail(run.stderr)}`);
-    }
-  })();
-  return built;
-}
-
-async function isUpToDate(): Promise<boolean> {
-  const [helper, code] = await Promise.all([stat(binary).catch(() => undefined), stat(source).catch(() => undefined)]);
-  return helper !== undefined && (code === undefined || helper.mtimeMs >= code.mtimeMs);
 }

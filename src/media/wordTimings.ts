@@ -32,13 +32,13 @@ export interface WordTiming {
   duration: number; // ms
 }
 
-interface Token {
+export interface Token {
   start: number; // code point offset of the first character
   end: number; // code point offset just past the token
   text: string;
 }
 
-const WORDLIKE = /[\p{L}\p{N}]/u; // untimed tokens without a letter or digit ("—", "&") were not spoken
+export const WORDLIKE = /[\p{L}\p{N}]/u; // untimed tokens without a letter or digit ("—", "&") were not spoken
 
 export function timeWords(text: string, events: readonly WordEvent[], audibleEndMs: number): WordTiming[] {
   const tokens = tokenize(text);
@@ -58,6 +58,14 @@ export function timeWords(text: string, events: readonly WordEvent[], audibleEnd
     timed.push({ index: next, start: event.start, onToken: at >= token.start });
     next++;
   }
+  return wordsOf(tokens, timed, audibleEndMs);
+}
+
+/**
+ * The written words from the tokens that have a start (in order, increasing): each lasts until the next one
+ * starts, the last until the audio becomes silent; the tokens between share the time of the timed one before them.
+ */
+export function wordsOf(tokens: readonly Token[], timed: readonly { index: number; start: number }[], audibleEndMs: number): WordTiming[] {
   return timed.flatMap(({ index, start }, i) => {
     const following = timed[i + 1];
     const end = following?.start ?? Math.max(start, Math.round(audibleEndMs));
@@ -81,7 +89,7 @@ function share(words: string[], start: number, end: number): WordTiming[] {
   });
 }
 
-function tokenize(text: string): Token[] {
+export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let current: Token | undefined;
   let offset = 0;
@@ -101,6 +109,6 @@ function tokenize(text: string): Token[] {
 }
 
 /** The token without the punctuation around it ("“test”," → "test"), unless that leaves nothing. */
-function displayed(token: string): string {
+export function displayed(token: string): string {
   return token.replace(/^\p{P}+|\p{P}+$/gu, '') || token;
 }

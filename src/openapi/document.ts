@@ -5,12 +5,16 @@ import { registerProjectOperations } from './projects.ts';
 import { registerPublicOperations } from './public.ts';
 import { createRegistry } from './registry.ts';
 import { registerProjectResources } from './resources.ts';
+import { registerOrganizationResources } from './organizationResources.ts';
+import { registerVoices } from './voices.ts';
 
 export function buildOpenApiDocument() {
   const registry = createRegistry();
   registerContent(registry);
   registerProjectOperations(registry);
+  registerVoices(registry);
   registerProjectResources(registry);
+  registerOrganizationResources(registry);
   registerPublicOperations(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -33,6 +37,8 @@ export function buildOpenApiDocument() {
       { name: 'Ads' },
       { name: 'Access tiers' },
       { name: 'Playlists' },
+      { name: 'Pronunciation rules' },
+      { name: 'Speakers' },
     ],
   });
 }

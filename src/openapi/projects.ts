@@ -1,4 +1,4 @@
-// The project, settings and voice operations of the OpenAPI document.
+// The project and settings operations of the OpenAPI document.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { createProjectSchema, updateProjectSchema } from '../projects/commands.ts';
@@ -8,8 +8,6 @@ import { playerSettingsSchema } from '../player/settings.ts';
 import { videoSettingsSchema } from '../player/videoSettings.ts';
 import { podcastSettingsSchema } from '../podcasts/commands.ts';
 import { podcastSettingsWire } from '../podcasts/wire.ts';
-import { voiceQuery } from '../voices/routes.ts';
-import { languageWire, voiceWire } from '../voices/wire.ts';
 import { pageQuery } from '../webhooks/wire.ts';
 import { actionErrors, API_KEY_SCHEME, idempotencyHeaders, json, jsonBody, linksTo, noContent, projectId, readErrors, writeErrors } from './registry.ts';
 
@@ -105,41 +103,7 @@ function registerSettings(registry: OpenAPIRegistry) {
   }
 }
 
-function registerVoices(registry: OpenAPIRegistry) {
-  const tags = ['Voices'];
-  registry.registerPath({
-    method: 'get',
-    path: '/organization/voices',
-    operationId: 'listVoices',
-    summary: 'List the voices (any valid key)',
-    tags,
-    security,
-    request: { query: voiceQuery },
-    responses: { 200: json(z.array(voiceWire), 'The voices'), ...readErrors() },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/organization/languages',
-    operationId: 'listLanguages',
-    summary: 'List the languages that have voices (any valid key)',
-    tags,
-    security,
-    responses: { 200: json(z.array(languageWire), 'The languages'), ...readErrors() },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/projects/{project_id}/voices',
-    operationId: 'listProjectVoices',
-    summary: "List the voices of the project's language",
-    tags,
-    security,
-    request: { params: collectionParams },
-    responses: { 200: json(z.array(voiceWire), 'The voices'), ...readErrors() },
-  });
-}
-
 export function registerProjectOperations(registry: OpenAPIRegistry) {
   registerProjects(registry);
   registerSettings(registry);
-  registerVoices(registry);
 }

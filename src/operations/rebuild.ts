@@ -63,8 +63,9 @@ function shadowStore(read: ReadStore) {
   };
 }
 
-/** Both collections, page by page in `_id` order, without holding either in memory. */
+/** Both collections, by the store where it can compare them itself, else page by page in `_id` order, without holding either in memory. */
 async function sameDocuments(read: ReadStore, a: string, b: string): Promise<boolean> {
+  if (read.sameDocuments) return read.sameDocuments(a, b);
   const page = async (name: string, after: string | null) =>
     read.collection<Document>(name).find(after === null ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit: 500 });
   for (let after: string | null = null; ; ) {

@@ -1,25 +1,37 @@
-// Voice and language routes: the organization's catalogue and a project's voices.
+// Voice and language routes: the catalogue with the organization's own voices, voice design and a project's voices.
 import type Router from '@koa/router';
-import { z } from 'zod';
-import type { Services } from '../services.ts';
 import type { Capability } from '../http/capability.ts';
-import { reachableProject } from '../http/auth.ts';
 import { rawQuery } from '../http/query.ts';
-import { parseOrThrow } from '../shared/validation.ts';
-import { languageCode } from '../shared/wireSchemas.ts';
-import type { Voice } from './catalogue.ts';
-import { voiceToWire } from './wire.ts';
+import { voiceActions, type VoiceActions } from './actions.ts';
 
-export const voiceQuery = z.object({ 'filter[language.code]': languageCode.optional() });
-
-/** A language code matches its own voices; a bare language (`en`) matches every region of it. */
-const speaks = (voice: Voice, code: string) => voice.language.code === code || (!code.includes('_') && voice.language.code.split('_')[0] === code);
-
-export function voiceRoutes(router: Router, { voices, read }: Services) {
-  // Any valid key may read the catalogue: publishing plugins holding a project key look voices up.
+export function voiceRoutes(router: Router, voices: VoiceActions) {
   router.get('/organization/voices', async (ctx) => {
-    const code = parseOrThrow(voiceQuery, rawQuery(ctx), 'Invalid query parameters')['filter[language.code]'];
-    ctx.body = voices.voices.filter((voice) => !code || speaks(voice, code)).map(voiceToWire);
+    ctx.body = await voices.list(ctx, rawQuery(ctx));
+  });
+  router.post('/organization/voices', async (ctx) => {
+    ctx.body = await voices.create(ctx, ctx.request.body);
+    ctx.status = 201;
+  });
+  // Before `/organization/voices/:id`, which they would otherwise match.
+  router.post('/organization/voices/design_previews', async (ctx) => {
+    ctx.body = await voices.designPreviews(ctx, ctx.request.body);
+  });
+  router.post('/organization/voices/finalize_design', async (ctx) => {
+    ctx.body = await voices.finalizeDesign(ctx, ctx.request.body);
+    ctx.status = 201;
+  });
+  router.post('/organization/voices/clone', async (ctx) => {
+    voices.clone(ctx);
+  });
+  router.get('/organization/voices/:id', async (ctx) => {
+    ctx.body = await voices.get(ctx, ctx.params.id!);
+  });
+  router.put('/organization/voices/:id', async (ctx) => {
+    ctx.body = await voices.update(ctx, ctx.params.id!, ctx.request.body);
+  });
+  router.delete('/organization/voices/:id', async (ctx) => {
+    await voices.remove(ctx, ctx.params.id!);
+    ctx.status = 204;
   });
 
   router.get('/organization/languages', async (ctx) => {
@@ -27,10 +39,8 @@ export function voiceRoutes(router: Router, { voices, read }: Services) {
   });
 
   router.get('/projects/:projectId/voices', async (ctx) => {
-    const project = await reachableProject(ctx, read, ctx.params.projectId);
-    const base = project.language.split('_')[0]!;
-    ctx.body = voices.voices.filter((voice) => speaks(voice, base)).map(voiceToWire);
+    ctx.body = await voices.projectVoices(ctx, ctx.params.projectId);
   });
 }
 
-export const voiceCapability: Capability = { routes: voiceRoutes };
+export const voiceCapability: Capability = { routes: (router, services) => voiceRoutes(router, voiceActions(services)) };

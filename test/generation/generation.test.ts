@@ -25,10 +25,11 @@ describe('a 2,000-word article', () => {
   let mp3: string;
   beforeAll(async () => {
     const created = await create({ title: 'The long read', body: longArticleHtml(), source_id: 'long-1' });
-    item = await settled(server, created.id, 180_000);
+    // About 12 minutes of Piper speech: 1.5 to 3 minutes on two busy cores.
+    item = await settled(server, created.id, 360_000);
     expect(item.status, item.error).toBe('processed');
     mp3 = await download(item.audio.find((file: any) => file.content_type === 'audio/mpeg').url, scratch);
-  }, 240_000);
+  }, 420_000);
 
   it('has an mp3 and an HLS rendition with absolute URLs and one duration in ms', () => {
     expect(item.audio.map((file: any) => [file.content_type, file.variant])).toEqual([

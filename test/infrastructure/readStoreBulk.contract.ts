@@ -8,6 +8,7 @@ export interface BulkAbilities {
   bulkWrite?: boolean;
   renameCollection?: boolean;
   deferIndexes?: boolean;
+  sameDocuments?: boolean;
 }
 
 interface Row extends Document {
@@ -28,7 +29,28 @@ export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
       expect(typeof collection.bulkWrite === 'function').toBe(Boolean(has.bulkWrite));
       expect(typeof collection.deferIndexes === 'function').toBe(Boolean(has.deferIndexes));
       expect(typeof store().renameCollection === 'function').toBe(Boolean(has.renameCollection));
+      expect(typeof store().sameDocuments === 'function').toBe(Boolean(has.sameDocuments));
     });
+
+    if (has.sameDocuments) {
+      it('sameDocuments compares documents by _id and value, whatever the order of their fields', async () => {
+        const [a, b] = [name(), name()];
+        expect(await store().sameDocuments!(a, b)).toBe(true);
+        await store().collection(a).put({ _id: 'x', projectId: 1, created: '2026-01-01', tags: ['p', 'q'] });
+        expect(await store().sameDocuments!(a, b)).toBe(false);
+        await store().collection(b).put({ tags: ['p', 'q'], created: '2026-01-01', projectId: 1, _id: 'x' });
+        expect(await store().sameDocuments!(a, b)).toBe(true);
+        await store().collection(b).put({ _id: 'x', projectId: 1, created: '2026-01-01', tags: ['q', 'p'] });
+        expect(await store().sameDocuments!(a, b)).toBe(false);
+        await store().collection(b).put({ _id: 'x', projectId: 1, created: '2026-01-01', tags: ['p', 'q'] });
+        await store().collection(a).put(row('y', '2026-01-02'));
+        await store().collection(b).put(row('z', '2026-01-02'));
+        expect(await store().sameDocuments!(a, b)).toBe(false);
+        await store().collection(b).deleteOne('z');
+        await store().collection(b).put(row('y', '2026-01-02'));
+        expect(await store().sameDocuments!(a, b)).toBe(true);
+      });
+    }
 
     if (has.bulkWrite) {
       it('bulkWrite applies puts and deletes in order', async () => {

@@ -13,6 +13,8 @@ import { enabledAdsOf, listAds } from '../../src/ads/readModel.ts';
 import { listAccessTiers, resolveAccessTier } from '../../src/accessTiers/readModel.ts';
 import { enabledWebhooksOf, listDeliveries, listWebhooks, unfinishedDeliveries } from '../../src/webhooks/readModel.ts';
 import { findApiKey } from '../../src/organizations/readModel.ts';
+import { findRule, listRules, rulesAwaitingPreview } from '../../src/pronunciation/readModel.ts';
+import { findSpeaker, listSpeakers } from '../../src/speakers/readModel.ts';
 
 interface Recorded {
   scenario: string;
@@ -98,6 +100,17 @@ const scenarios: [name: string, run: (read: ReadStore) => Promise<unknown>][] = 
     ])],
   ['deliveries of a webhook, unfinished deliveries', async (read) => Promise.all([listDeliveries(read, 3, 0, 10), unfinishedDeliveries(read)])],
   ['API key', (read) => findApiKey(read, 'some-key')],
+  ['pronunciation rules (each filter), rules awaiting a preview, speakers', async (read) =>
+    Promise.all([
+      listRules(read, 1, { offset: 0, limit: 10 }),
+      listRules(read, 1, { projectId: 1, offset: 0, limit: 10 }),
+      listRules(read, 1, { language: 'en', offset: 0, limit: 10 }),
+      listRules(read, 1, { type: 'substitute', offset: 0, limit: 10 }),
+      findRule(read, 1, 3),
+      rulesAwaitingPreview(read),
+      listSpeakers(read, 1, 0, 10),
+      findSpeaker(read, 1, 4),
+    ])],
 ];
 
 /**

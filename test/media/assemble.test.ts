@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assemble, type Assembly } from '../../src/media/assemble.ts';
 import { MediaError } from '../../src/media/errors.ts';
 import { probeDurationMs, silences } from '../../src/media/probe.ts';
-import { createSynthesizer } from '../../src/media/synthesizer.ts';
+import { createEspeakEngine } from '../../src/media/engines/espeak.ts';
 import { runTool } from '../../src/media/tool.ts';
 
 let dir: string;
@@ -14,7 +14,7 @@ let assembled: Assembly;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'assemble-test-'));
-  const synthesizer = createSynthesizer({ concurrency: 2, timeoutMs: 20_000 });
+  const synthesizer = createEspeakEngine({ concurrency: 2, timeoutMs: 20_000 });
   const [first, third, fourth] = await Promise.all(
     // espeak starts "Critics" and "Ten" with 40-50 ms of silence (the stops' closure); it must not shift the offsets.
     ['Critics say the plan is late.', 'Ten apples and nine oranges.', 'And that is all.'].map((text, i) => synthesizer.speak(text, 'en', join(dir, `spoken-${i}.wav`))),

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SynthesisError } from '../../src/media/errors.ts';
 import { probeDurationMs, silences } from '../../src/media/probe.ts';
-import { createSynthesizer, SAMPLE_RATE } from '../../src/media/synthesizer.ts';
+import { createEspeakEngine } from '../../src/media/engines/espeak.ts';
+import { SAMPLE_RATE } from '../../src/media/synthesizer.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const synthesizer = createSynthesizer({ concurrency: 2, timeoutMs: 20_000 });
+const synthesizer = createEspeakEngine({ concurrency: 2, timeoutMs: 20_000 });
 const tokensOf = (text: string) => text.split(/\s+/).filter(Boolean).map((token) => token.replace(/^\p{P}+|\p{P}+$/gu, ''));
 
 describe('speak', () => {
@@ -74,7 +75,7 @@ describe('speak', () => {
   });
 
   it('kills a synthesis that runs past its time limit', async () => {
-    const hasty = createSynthesizer({ concurrency: 1, timeoutMs: 50 });
+    const hasty = createEspeakEngine({ concurrency: 1, timeoutMs: 50 });
     const long = 'This sentence is spoken again and again until the time is up. '.repeat(400);
     const failure = await hasty.speak(long, 'en', join(dir, 'long.wav')).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SynthesisError);

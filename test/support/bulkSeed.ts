@@ -1,6 +1,7 @@
 // Writes many items into a test server's event store through the command path (validate, decide, append), a batch
 // of items per transaction (the staged store's appendMany): three events an item, created, started and failed.
 import { loadVoiceCatalogue } from '../../src/composition.ts';
+import { configSchema } from '../../src/config.ts';
 import { contentDecider } from '../../src/content/decider.ts';
 import { contentStream } from '../../src/content/events.ts';
 import { createContentHandlers } from '../../src/content/handlers.ts';
@@ -12,7 +13,7 @@ const BATCH = 500;
 
 /** `items` items in project 1, `prefix` in their titles; resolves with the log's last position. */
 export async function bulkSeed(env: Record<string, string>, items: number, prefix: string): Promise<number> {
-  const voices = await loadVoiceCatalogue();
+  const voices = await loadVoiceCatalogue(configSchema.parse(env), () => {});
   return withEventStore(env, async (events) => {
     const staged = createStagedEventStore(events);
     const handlers = createContentHandlers(staged, voices);

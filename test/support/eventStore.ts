@@ -6,7 +6,7 @@ import type { EventStore } from '../../src/infrastructure/eventStore/port.ts';
 export async function withEventStore<T>(env: Record<string, string>, use: (events: EventStore) => Promise<T>): Promise<T> {
   const loaded = loadConfig(env);
   if (!loaded.ok) throw new Error(loaded.message);
-  const events = openEventStore(loaded.config);
+  const events = await openEventStore(loaded.config);
   try {
     return await use(events);
   } finally {

@@ -83,6 +83,11 @@ export interface ReadStore {
    * Stores without it (memory) leave it out.
    */
   renameCollection?(from: string, to: string): Promise<void>;
+  /**
+   * Whether collections `a` and `b` hold the same documents (by `_id`, deep equality). Stores that keep documents
+   * as text compare the text and parse only documents whose text differs; without it, callers compare page by page.
+   */
+  sameDocuments?(a: string, b: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

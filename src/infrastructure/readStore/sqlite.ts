@@ -3,7 +3,7 @@ import Database, { type Database as Connection, type Statement } from 'better-sq
 import type { Collection, Document, ReadStore } from './port.ts';
 import { regexMatches } from './regexLiteral.ts';
 import { wordPairs } from './sqliteSearch.ts';
-import { collectionSteps, type Scope } from './sqliteCollection.ts';
+import { collectionSteps, sameDocuments, type Scope } from './sqliteCollection.ts';
 import { loadSchema, openLayout, schemaVersion, type Schema } from './sqliteSchema.ts';
 import { renameCollection } from './sqliteRename.ts';
 
@@ -218,6 +218,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
         access.write((scope) => {
           scope.schema = renameCollection(scope.db, scope.schema, from, to);
         }, true),
+      sameDocuments: async (a, b) => access.read((scope) => sameDocuments(scope, a, b)),
       async close() {},
     };
   }

@@ -1,4 +1,5 @@
 // What the SQLite read store does with one collection, as synchronous steps on a connection; sqlite.ts decides which connection and when it commits.
+import { isDeepStrictEqual } from 'node:util';
 import { SqliteError, type Database, type Statement } from 'better-sqlite3';
 import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan } from './port.ts';
 import { translate, type SearchCandidates } from './sqliteQuery.ts';
@@ -18,10 +19,14 @@ const FETCH_CHUNK = 500;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const pathParts = new Map<string, readonly string[]>();
+
 /** The value at a dotted path; arrays inside the path are not looked into (as json_extract does not). */
 function valueAt(document: Document, path: string): unknown {
+  let parts = pathParts.get(path);
+  if (!parts) pathParts.set(path, (parts = path.split('.')));
   let value: unknown = document;
-  for (const part of path.split('.')) value = isRecord(value) ? value[part] : undefined;
+  for (const part of parts) value = isRecord(value) ? value[part] : undefined;
   return value;
 }
 
@@ -36,6 +41,8 @@ const emptySchema = (name: string): CollectionSchema => ({ name, paths: [], mult
 /** `searchedNow`: the fields to keep a search index of, asked at each write (none while a bulk load defers it). */
 export function collectionSteps<T extends Document>(name: string, searchedNow: () => readonly string[]) {
   const names = tableNames(name);
+  const ridById = `SELECT rid FROM ${quote(names.keys)} WHERE _id = ?`;
+  const docByRid = `SELECT doc FROM ${quote(names.docs)} WHERE rid = ?`;
 
   const replace = (scope: Scope, schema: CollectionSchema) => {
     scope.schema = new Map([...scope.schema, [name, schema]]);
@@ -83,7 +90,7 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
   /** Ids first, documents after: skipped rows and sorts never carry a document. */
   const fetch = (scope: Scope, rids: number[]): T[] => {
     if (rids.length === 1) {
-      const doc = scope.prepare(`SELECT doc FROM ${quote(names.docs)} WHERE rid = ?`).pluck().get(rids[0]) as string;
+      const doc = scope.prepare(docByRid).pluck().get(rids[0]) as string;
       return [JSON.parse(doc) as T];
     }
     const statement = scope.prepare(`SELECT rid, doc FROM ${quote(names.docs)} WHERE rid IN (SELECT value FROM json_each(?))`);
@@ -96,12 +103,32 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
 
   const columnsOf = (paths: readonly string[]) => paths.map((path) => quote(keyColumn(path)));
 
-  /** The key row of a new document; `rid` is the documents table's row too. */
-  const insertKeys = (scope: Scope, schema: CollectionSchema, id: string, keys: unknown[]): number => {
-    const columns = columnsOf(schema.paths).map((column) => `, ${column}`).join('');
-    const sql = `INSERT INTO ${quote(names.keys)} (_id${columns}) VALUES (?${keys.map(() => ', ?').join('')}) RETURNING rid`;
-    return scope.prepare(sql).pluck().get(id, ...keys) as number;
+  /**
+   * The SQL of a put, made once per schema rather than at every put (a replay puts every document): the same
+   * strings also find their prepared statements without being hashed again.
+   */
+  const putSql = new WeakMap<CollectionSchema, { select: string; insertKeys: string; updateDoc: string; insertDoc: string; deleteKeys: string }>();
+  const putStatements = (schema: CollectionSchema) => {
+    let sql = putSql.get(schema);
+    if (!sql) {
+      const columns = columnsOf(schema.paths);
+      putSql.set(
+        schema,
+        (sql = {
+          select: `SELECT ${['rid', ...columns].join(', ')} FROM ${quote(names.keys)} WHERE _id = ?`,
+          insertKeys: `INSERT INTO ${quote(names.keys)} (${['_id', ...columns].join(', ')}) VALUES (${['?', ...columns.map(() => '?')].join(', ')}) RETURNING rid`,
+          updateDoc: `UPDATE ${quote(names.docs)} SET doc = ? WHERE rid = ?`,
+          insertDoc: `INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`,
+          deleteKeys: `DELETE FROM ${quote(names.keys)} WHERE rid = ?`,
+        }),
+      );
+    }
+    return sql;
   };
+
+  /** The key row of a new document; `rid` is the documents table's row too. */
+  const insertKeys = (scope: Scope, schema: CollectionSchema, id: string, keys: unknown[]): number =>
+    scope.prepare(putStatements(schema).insertKeys).pluck().get(id, ...keys) as number;
 
   /** Only the key columns whose value changed: every other index of the collection is left as it is. */
   const updateKeys = (scope: Scope, schema: CollectionSchema, rid: number, before: unknown[], keys: unknown[]): void => {
@@ -117,7 +144,7 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
       if (!schema) return [];
       // The lookup projections make for every event, without translating a filter.
       if (Object.keys(filter).length === 1 && typeof filter._id === 'string' && !options.skip) {
-        const rid = scope.prepare(`SELECT rid FROM ${quote(names.keys)} WHERE _id = ?`).pluck().get(filter._id) as number | undefined;
+        const rid = scope.prepare(ridById).pluck().get(filter._id) as number | undefined;
         return rid === undefined ? [] : fetch(scope, [rid]);
       }
       const { sql, params } = pageQuery(scope, schema, filter, options);
@@ -139,8 +166,8 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
       }
       // Key values are encoded here as keyExpression encodes them in SQL when a column is added to a filled table.
       const keys = schema.paths.map((path) => bound(valueAt(document, path) ?? null));
-      const columns = ['rid', ...columnsOf(schema.paths)].join(', ');
-      const existing = scope.prepare(`SELECT ${columns} FROM ${quote(names.keys)} WHERE _id = ?`).raw().get(document._id) as unknown[] | undefined;
+      const sql = putStatements(schema);
+      const existing = scope.prepare(sql.select).raw().get(document._id) as unknown[] | undefined;
       const json = JSON.stringify(document);
       // Keys and document change together or not at all: a document SQLite refuses (its JSON too deep for a
       // trigger) must not leave a key row behind for every list to trip over. Each statement is atomic alone; when
@@ -151,7 +178,7 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
         const before = existing.slice(1);
         translatingDuplicates(() => updateKeys(scope, schema, rid, before, keys));
         try {
-          scope.prepare(`UPDATE ${quote(names.docs)} SET doc = ? WHERE rid = ?`).run(json, rid);
+          scope.prepare(sql.updateDoc).run(json, rid);
         } catch (error) {
           updateKeys(scope, schema, rid, keys, before);
           throw error;
@@ -159,9 +186,9 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
       } else {
         const rid = translatingDuplicates(() => insertKeys(scope, schema, document._id, keys));
         try {
-          scope.prepare(`INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`).run(rid, json);
+          scope.prepare(sql.insertDoc).run(rid, json);
         } catch (error) {
-          scope.prepare(`DELETE FROM ${quote(names.keys)} WHERE rid = ?`).run(rid);
+          scope.prepare(sql.deleteKeys).run(rid);
           throw error;
         }
       }
@@ -212,6 +239,27 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
       return planOf(name, [...searched.map((path) => `SEARCH the search index of ${path} for candidates`), ...details]);
     },
   };
+}
+
+/**
+ * Whether two collections hold the same documents: as many of them, and each of `a`'s found in `b` by `_id` with the
+ * same JSON text, or else (the same fields in another order) equal once parsed. Text compares at memory speed, so a
+ * rebuild's check of its shadows parses only the documents that differ.
+ */
+export function sameDocuments(scope: Scope, a: string, b: string): boolean {
+  const count = (name: string) => (scope.schema.has(name) ? (scope.prepare(`SELECT count(*) FROM ${quote(tableNames(name).keys)}`).pluck().get() as number) : 0);
+  const size = count(a);
+  if (size !== count(b)) return false;
+  if (size === 0) return true;
+  const [left, right] = [tableNames(a), tableNames(b)];
+  const differing = scope.prepare(
+    `SELECT ld.doc, rd.doc FROM ${quote(left.keys)} AS lk JOIN ${quote(left.docs)} AS ld ON ld.rid = lk.rid ` +
+      `LEFT JOIN ${quote(right.keys)} AS rk ON rk._id = lk._id LEFT JOIN ${quote(right.docs)} AS rd ON rd.rid = rk.rid WHERE ld.doc IS NOT rd.doc`,
+  );
+  for (const [mine, theirs] of differing.raw().iterate() as IterableIterator<[string, string | null]>) {
+    if (theirs === null || !isDeepStrictEqual(JSON.parse(mine), JSON.parse(theirs))) return false;
+  }
+  return true;
 }
 
 /** The plan's indexes, and whether it walks a whole table or index of the collection. */

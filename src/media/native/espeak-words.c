@@ -112,7 +112,8 @@ int main(int argc, char **argv) {
   static char wav_buffer[1 << 16];
   setvbuf(wav, wav_buffer, _IOFBF, sizeof wav_buffer);
   espeak_SetSynthCallback(on_synth);
-  if (espeak_Synth(text, size + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8, NULL, NULL) != EE_OK ||
+  /* espeakPHONEMES: [[...]] in the text is phoneme input (pronunciation rules with an IPA transcription). */
+  if (espeak_Synth(text, size + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8 | espeakPHONEMES, NULL, NULL) != EE_OK ||
       espeak_Synchronize() != EE_OK || failed) { fprintf(stderr, "synthesis failed\n"); return 5; }
   if (!write_header((uint32_t)rate, samples) || fclose(wav) != 0) { fprintf(stderr, "cannot write %s\n", argv[3]); return 4; }
   int skipped_ms = (int)((skipped * 1000.0) / rate + 0.5);

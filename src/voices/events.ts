@@ -1,0 +1,39 @@
+// The facts of an organization's own voices, all in one stream (`voices-<organization id>`): generation folds it
+// to find the voices an item names, as it does with pronunciation rules (workers have no read store).
+import type { SpeechEngine } from '../media/synthesizer.ts';
+
+/** A voice as stored: what it is built from (a stock voice, an espeak-ng variant) and how fast it speaks. */
+export type CustomVoiceFields = {
+  name: string;
+  type: 'custom' | 'designed';
+  /** The stock voice of the catalogue it speaks with. */
+  baseVoiceId: number;
+  engine: SpeechEngine;
+  /** The engine's name of the base voice, kept so the voice still speaks if the catalogue renumbers. */
+  engineVoice: string;
+  /** An espeak-ng voice variant (`f3`, `croak`); null for Piper voices, which have none. */
+  variant: string | null;
+  speed: number;
+  language: { code: string; name: string };
+  gender: 'female' | 'male' | 'neutral' | null;
+  accent: string | null;
+  description: string | null;
+};
+
+export type CustomVoiceCreated = {
+  type: 'CustomVoiceCreated';
+  data: { voiceId: number; organizationId: number; fields: CustomVoiceFields; created: string };
+};
+export type CustomVoiceUpdated = { type: 'CustomVoiceUpdated'; data: { voiceId: number; changes: Partial<CustomVoiceFields>; updated: string } };
+export type CustomVoiceDeleted = { type: 'CustomVoiceDeleted'; data: { voiceId: number; deleted: string } };
+
+export type CustomVoiceEvent = CustomVoiceCreated | CustomVoiceUpdated | CustomVoiceDeleted;
+
+export const VOICES_STREAM_PREFIX = 'voices-';
+export const voicesStream = (organizationId: number) => `${VOICES_STREAM_PREFIX}${organizationId}`;
+
+/**
+ * Custom voice ids start here: stock ids lie between 100,000 and 1,000,000 (derived from the engine's names, see
+ * catalogue.ts), so the two never meet however many voices an organization makes.
+ */
+export const CUSTOM_VOICE_ID_BASE = 10_000_000;
