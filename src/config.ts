@@ -43,7 +43,7 @@ export const configSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('generation'),
   SYNTHESIS_TIMEOUT_MS: positiveInt(60_000),
   SYNTHESIS_CONCURRENCY: positiveInt(2),
-  /** Piper's virtual environment (scripts/install-python.sh puts it beside the tools directory); without it, espeak-ng speaks every language. */
+  /** Piper's virtual environment (scripts/install-venv.sh puts it beside the tools directory); without it, espeak-ng speaks every language. */
   PIPER_VENV: z.string().min(1).default('/root/.cache/service-tools/piper'),
   /** Long-lived Piper worker processes, each about 500 MB: how many texts Piper speaks at once. */
   PIPER_WORKERS: z.coerce.number().int().min(1).max(16).default(1),

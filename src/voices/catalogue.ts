@@ -116,7 +116,7 @@ export function createCatalogue(voices: Voice[]): VoiceCatalogue {
 }
 
 export interface CatalogueOptions {
-  /** The Python of Piper's virtual environment (scripts/install-python.sh); its voices are offered when it has them. */
+  /** The Python of Piper's virtual environment (scripts/install-venv.sh); its voices are offered when it has them. */
   piperPython: string;
   log: (message: string) => void;
 }

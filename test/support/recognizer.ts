@@ -1,5 +1,5 @@
 // The speech-quality tests' listener: Whisper tiny.en (test/support/recognize.py, a long-lived Python process in
-// the venv of scripts/install-recognizer.sh), and the two measures taken with it: word error rate against the
+// the venv of scripts/install-venv.sh), and the two measures taken with it: word error rate against the
 // written text, and how closely the word times of our API agree with the times the recognizer hears the words at.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { normalizeForSpeech } from '../../src/speech/normalize.ts';
 import { ROOT } from './server.ts';
 
-/** Where scripts/install-recognizer.sh puts the venv: beside the tools directory, like Piper's. */
+/** Where scripts/install-venv.sh puts the venv: beside the tools directory, like Piper's. */
 export const RECOGNIZER_PYTHON = path.join(path.dirname(process.env.TOOLS_DIR ?? '/root/.cache/service-tools/bin'), 'recognizer', 'bin', 'python');
 
 export interface HeardWord {
