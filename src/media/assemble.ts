@@ -83,7 +83,7 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
     async append(wavPath, pauseBeforeMs) {
       const wav = await readWav(wavPath);
       const pcm = wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : await resample(wavPath, sampleRate);
-      const sound = level(floatSamples(pcm), sampleRate);
+      const sound = level(pcm16(pcm), sampleRate);
       if (offsetsMs.length > 0) input.write(silence(pauseBeforeMs));
       offsetsMs.push((samples * 1000) / sampleRate);
       input.write(Buffer.from(sound.buffer, sound.byteOffset, sound.byteLength));
@@ -121,17 +121,10 @@ async function readWav(wavPath: string): Promise<WavAudio> {
   return parseWav(file, wavPath);
 }
 
-/** 16-bit little-endian PCM as samples in −1 … 1. */
-function floatSamples(pcm: Buffer): Float32Array {
-  const samples = new Float32Array(pcm.length >> 1);
-  // A typed-array view reads a whole part several times faster than readInt16LE, where the layout allows it.
-  if (LITTLE_ENDIAN && pcm.byteOffset % 2 === 0) {
-    const ints = new Int16Array(pcm.buffer, pcm.byteOffset, samples.length);
-    for (let i = 0; i < samples.length; i++) samples[i] = ints[i]! / 32768;
-  } else {
-    for (let i = 0; i < samples.length; i++) samples[i] = pcm.readInt16LE(i * 2) / 32768;
-  }
-  return samples;
+/** 16-bit little-endian PCM as samples: a view of the same memory where the layout allows it, else a copy. */
+function pcm16(pcm: Buffer): Int16Array {
+  if (LITTLE_ENDIAN && pcm.byteOffset % 2 === 0) return new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
+  return Int16Array.from({ length: pcm.length >> 1 }, (_, i) => pcm.readInt16LE(i * 2));
 }
 
 /** The rate most parts already have, so that as few as possible are resampled. */

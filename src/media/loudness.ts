@@ -20,6 +20,8 @@ const RELEASE_S = 0.05;
 const BLOCK = 8;
 
 const dbToGain = (db: number) => 10 ** (db / 20);
+/** Sounds are 16-bit PCM; full scale is 32768. */
+const FULL_SCALE = 32768;
 
 // The signal between two samples, at quarter steps, interpolated by a Hann-windowed sinc over 12 samples
 // (BS.1770's true-peak meter oversamples 4× the same way).
@@ -31,8 +33,8 @@ const INTERPOLATORS = [0.25, 0.5, 0.75].map((fraction) =>
   }),
 );
 
-/** Brings one sound (samples in −1 … 1) to the target as 16-bit PCM; made once per narration by `createLeveller`. */
-export type Leveller = (samples: Float32Array, sampleRate: number) => Int16Array;
+/** Brings one sound (16-bit PCM) to the target, as new 16-bit PCM; made once per narration by `createLeveller`. */
+export type Leveller = (samples: Int16Array, sampleRate: number) => Int16Array;
 
 /**
  * Each sound of a narration comes out at the target loudness, its peaks under the ceiling: a gain, then a
@@ -52,11 +54,12 @@ export function createLeveller(encoderGainDb: number): Leveller {
   let extraDb = 0;
   // Working memory, kept from sound to sound: allocating it anew for every sound makes the garbage collector
   // sweep the whole service's heap far more often.
-  let scratch = { weighted: new Float32Array(0), between: new Float32Array(0), blockPeaks: new Float32Array(0) };
+  let scratch = { weighted: new Float32Array(0), between: new Float32Array(0), blockPeaks: new Float32Array(0), blockGains: new Float64Array(0) };
   return (samples, sampleRate) => {
     const n = samples.length;
+    const blocks = Math.ceil(n / BLOCK);
     if (scratch.weighted.length < n) {
-      scratch = { weighted: new Float32Array(n), between: new Float32Array(n), blockPeaks: new Float32Array(Math.ceil(n / BLOCK)) };
+      scratch = { weighted: new Float32Array(n), between: new Float32Array(n), blockPeaks: new Float32Array(blocks), blockGains: new Float64Array(blocks) };
     }
     const step = stepOf(sampleRate);
     const weighted = kWeightedSquares(samples, sampleRate, scratch.weighted.subarray(0, n));
@@ -64,17 +67,18 @@ export function createLeveller(encoderGainDb: number): Leveller {
     const out = new Int16Array(n);
     if (!Number.isFinite(measured)) return toPcm(samples, 1, out);
     const plainDb = targetLufs - measured;
-    const blockPeaks = samplePeaksPerBlock(samples, scratch.blockPeaks.subarray(0, Math.ceil(n / BLOCK)));
+    const blockPeaks = samplePeaksPerBlock(samples, scratch.blockPeaks.subarray(0, blocks));
     const loudest = blockPeaks.reduce((a, b) => Math.max(a, b), 0);
     // Up to the gain that brings the loudest sample to the ceiling, loudness rises dB for dB; a margin of
     // 3 dB leaves room for the peaks between samples, which only the limiter looks for.
-    const unlimitedDb = ceilingDb - 20 * Math.log10(loudest);
+    const unlimitedDb = ceilingDb - 20 * Math.log10(loudest / FULL_SCALE);
     let last = { gainDb: unlimitedDb, loudness: measured + unlimitedDb };
     if (plainDb <= unlimitedDb - 3) return toPcm(samples, dbToGain(plainDb), out);
     const peaks = truePeaks(samples, blockPeaks, scratch.between.subarray(0, n));
+    const blockGains = scratch.blockGains.subarray(0, blocks);
     let gainDb = plainDb + Math.max(0, extraDb);
     for (let attempt = 1; ; attempt++) {
-      const energy = limit({ samples, weighted, peaks }, dbToGain(gainDb), dbToGain(ceilingDb), sampleRate, out);
+      const energy = limit({ samples, weighted, peaks }, dbToGain(gainDb), dbToGain(ceilingDb), sampleRate, blockGains, out);
       extraDb = gainDb - plainDb;
       const loudness = gatedLoudness(energy, step, n);
       if (Math.abs(targetLufs - loudness) <= TOLERANCE_LU || attempt === ATTEMPTS) return out;
@@ -86,14 +90,14 @@ export function createLeveller(encoderGainDb: number): Leveller {
   };
 }
 
-/** Limited samples never reach full scale, so 16 bits hold them; a gain alone stays 3 dB under the ceiling. */
-function toPcm(samples: Float32Array, gain: number, out: Int16Array): Int16Array {
-  for (let i = 0; i < samples.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(samples[i]! * gain * 32768)));
+/** A gain alone stays 3 dB under the ceiling, far from full scale: 16 bits hold the result. */
+function toPcm(samples: Int16Array, gain: number, out: Int16Array): Int16Array {
+  for (let i = 0; i < samples.length; i++) out[i] = Math.round(samples[i]! * gain);
   return out;
 }
 
-/** Gated integrated loudness in LUFS (mono); −Infinity for silence. A sound shorter than a block is one block. */
-export function integratedLoudness(samples: Float32Array, sampleRate: number): number {
+/** Gated integrated loudness of 16-bit PCM in LUFS (mono); −Infinity for silence. A sound shorter than a block is one block. */
+export function integratedLoudness(samples: Int16Array, sampleRate: number): number {
   const step = stepOf(sampleRate);
   return gatedLoudness(stepSums(kWeightedSquares(samples, sampleRate, new Float32Array(samples.length)), step), step, samples.length);
 }
@@ -135,7 +139,7 @@ function stepSums(values: Float32Array, step: number): Float64Array {
  * Writes into `squares` the squares of the K-weighted signal: a high-shelf (the head) then a high-pass (RLB),
  * with coefficients derived for any rate as libebur128 derives them.
  */
-function kWeightedSquares(samples: Float32Array, sampleRate: number, squares: Float32Array): Float32Array {
+function kWeightedSquares(samples: Int16Array, sampleRate: number, squares: Float32Array): Float32Array {
   let K = Math.tan((Math.PI * 1681.974450955533) / sampleRate);
   let Q = 0.7071752369554196;
   const Vh = 10 ** (3.999843853973347 / 20);
@@ -147,10 +151,11 @@ function kWeightedSquares(samples: Float32Array, sampleRate: number, squares: Fl
   Q = 0.5003270373238773;
   a0 = 1 + K / Q + K * K;
   const [c1, c2] = [(2 * (K * K - 1)) / a0, (1 - K / Q + K * K) / a0];
+  const toUnit = 1 / FULL_SCALE;
   // Direct form II for both stages; the high-pass's numerator is 1, −2, 1.
   let s1 = 0, s2 = 0, t1 = 0, t2 = 0;
   for (let i = 0; i < samples.length; i++) {
-    const w = samples[i]! - a1 * s1 - a2 * s2;
+    const w = samples[i]! * toUnit - a1 * s1 - a2 * s2;
     const shelved = b0 * w + b1 * s1 + b2 * s2;
     s2 = s1;
     s1 = w;
@@ -164,7 +169,7 @@ function kWeightedSquares(samples: Float32Array, sampleRate: number, squares: Fl
 }
 
 interface Sound {
-  samples: Float32Array;
+  samples: Int16Array;
   /** The squares of its K-weighted signal. */
   weighted: Float32Array;
   peaks: TruePeaks;
@@ -177,13 +182,19 @@ interface Sound {
  * block still gets at least the reduction it needs. Within a block the gain ramps from where the previous block
  * ended to the smaller of this block's and the next one's, so it never jumps and never exceeds the block's own.
  */
-function limit({ samples, weighted, peaks }: Sound, gain: number, ceiling: number, sampleRate: number, out: Int16Array): Float64Array {
+function limit(
+  { samples, weighted, peaks }: Sound,
+  gain: number,
+  ceiling: number,
+  sampleRate: number,
+  blockGains: Float64Array,
+  out: Int16Array,
+): Float64Array {
   const n = samples.length;
-  const blocks = Math.ceil(n / BLOCK);
-  const threshold = ceiling / gain;
+  const blocks = blockGains.length;
+  const threshold = (ceiling * FULL_SCALE) / gain;
   const window = Math.max(1, Math.round((sampleRate * LOOKAHEAD_S) / BLOCK));
   const release = 1 - Math.exp(-BLOCK / (sampleRate * RELEASE_S));
-  const blockGains = new Float64Array(blocks);
   // held: the smallest gain needed in (k − window, k], released, for the last `window` blocks k (a ring).
   // Its minimum comes from a queue of (block, gain needed) with rising gains; at most `window` are in it.
   const held = new Float64Array(window).fill(1);
@@ -228,7 +239,7 @@ function limit({ samples, weighted, peaks }: Sound, gain: number, ceiling: numbe
     const to = gain * Math.min(blockGains[b]!, blockGains[b + 1] ?? blockGains[b]!);
     const rise = (to - from) / BLOCK;
     for (let applied = from, end = Math.min(n, i + BLOCK); i < end; i++, applied += rise) {
-      out[i] = Math.round(samples[i]! * applied * 32768);
+      out[i] = Math.round(samples[i]! * applied);
       energy[at]! += weighted[i]! * applied * applied;
       if (--left === 0) {
         at++;
@@ -241,7 +252,7 @@ function limit({ samples, weighted, peaks }: Sound, gain: number, ceiling: numbe
 }
 
 /** The largest |sample| of each block and of the sample after it (a peak between them belongs to the block). */
-function samplePeaksPerBlock(samples: Float32Array, peaks: Float32Array): Float32Array {
+function samplePeaksPerBlock(samples: Int16Array, peaks: Float32Array): Float32Array {
   for (let b = 0; b < peaks.length; b++) {
     let peak = 0;
     for (let i = b * BLOCK, end = Math.min(samples.length, i + BLOCK + 1); i < end; i++) peak = Math.max(peak, Math.abs(samples[i]!));
@@ -260,7 +271,7 @@ interface TruePeaks {
 }
 
 /** Peaks between samples are interpolated once, where the limiter first asks for them, and kept in `cache`. */
-function truePeaks(samples: Float32Array, blockPeaks: Float32Array, cache: Float32Array): TruePeaks {
+function truePeaks(samples: Int16Array, blockPeaks: Float32Array, cache: Float32Array): TruePeaks {
   const n = samples.length;
   cache.fill(-1);
   const between = (k: number) => {
