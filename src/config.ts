@@ -49,6 +49,12 @@ export const configSchema = z.object({
   PIPER_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** A Piper worker whose peak memory passes this is replaced after its request. */
   PIPER_WORKER_MAX_RSS_MB: z.coerce.number().int().min(256).default(1024),
+  /** Kokoro's virtual environment, its English voices in voices/ (scripts/install-tools.sh); without it, no Kokoro voice is offered. */
+  KOKORO_VENV: z.string().min(1).default('/root/.cache/service-tools/kokoro'),
+  /** Long-lived Kokoro worker processes (one core each while speaking): how many texts Kokoro speaks at once. */
+  KOKORO_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  /** A Kokoro worker whose peak memory passes this is replaced after its request. */
+  KOKORO_WORKER_MAX_RSS_MB: z.coerce.number().int().min(256).default(2048),
   AUDIO_FETCH_MAX_BYTES: positiveInt(100 * 1024 * 1024),
   AUDIO_FETCH_TIMEOUT_MS: positiveInt(30_000),
   /** Lets outbound fetches (audio files, ...) reach loopback, private and link-local addresses: for local use and tests. */

@@ -2,7 +2,7 @@
 import { invalid, notFound, type AppError } from '../shared/errors.ts';
 import type { Decider } from '../shared/decider.ts';
 import type { ContentType } from './commands.ts';
-import type { ContentEvent, ContentFields, GeneratedMedia, SourceIdEvent } from './events.ts';
+import type { ContentEvent, ContentFields, GeneratedMedia, MediaFileRecord, SourceIdEvent } from './events.ts';
 
 export type GenerationStatus = 'queued' | 'processing' | 'processed' | 'error' | 'skipped';
 
@@ -14,6 +14,8 @@ export interface ContentState {
   autoSegmentUpdates: boolean;
   generation: number;
   generationStatus: GenerationStatus;
+  /** The playlist players can listen to while the current generation is being made, once it has a segment. */
+  liveAudio: MediaFileRecord | null;
 }
 
 /** Fields whose change alters what is spoken. */
@@ -25,12 +27,13 @@ export type ContentCommand =
   | { kind: 'DeleteContent'; projectId: number; now: string }
   | { kind: 'RegenerateContent'; projectId: number; now: string }
   | { kind: 'StartProcessing'; generation: number; now: string }
+  | { kind: 'StartStream'; generation: number; media: MediaFileRecord; now: string }
   | { kind: 'CompleteProcessing'; generation: number; media: GeneratedMedia; published: boolean; now: string }
   | { kind: 'FailProcessing'; generation: number; reason: string; now: string }
   | { kind: 'SkipProcessing'; generation: number; reason: string; now: string };
 
 export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent> = {
-  initialState: { status: 'absent', projectId: null, contentType: null, sourceId: null, autoSegmentUpdates: false, generation: 0, generationStatus: 'queued' },
+  initialState: { status: 'absent', projectId: null, contentType: null, sourceId: null, autoSegmentUpdates: false, generation: 0, generationStatus: 'queued', liveAudio: null },
 
   evolve(state, event) {
     switch (event.type) {
@@ -56,9 +59,11 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
       case 'ContentDeleted':
         return { ...state, status: 'deleted' };
       case 'ContentRegenerationRequested':
-        return { ...state, generation: event.data.generation, generationStatus: 'queued' };
+        return { ...state, generation: event.data.generation, generationStatus: 'queued', liveAudio: null };
       case 'ContentProcessingStarted':
         return { ...state, generationStatus: 'processing' };
+      case 'ContentStreamStarted':
+        return { ...state, liveAudio: event.data.media };
       case 'ContentProcessed':
         return { ...state, generationStatus: 'processed' };
       case 'ContentProcessingFailed':
@@ -88,6 +93,12 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
       case 'StartProcessing':
         if (!isCurrent(state, command.generation) || state.generationStatus !== 'queued') return [];
         return [{ type: 'ContentProcessingStarted', data: { generation: command.generation, started: command.now } }];
+      case 'StartStream': {
+        // Once per generation: a retried attempt finds it started and keeps the media id it announced.
+        if (!isCurrent(state, command.generation) || state.generationStatus !== 'processing' || state.liveAudio) return [];
+        const { generation, media, now } = command;
+        return [{ type: 'ContentStreamStarted', data: { generation, media, started: now } }];
+      }
       case 'CompleteProcessing': {
         if (!isCurrent(state, command.generation) || state.generationStatus !== 'processing') return [];
         const { generation, media, published, now } = command;

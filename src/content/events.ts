@@ -14,6 +14,11 @@ export type ContentDeleted = { type: 'ContentDeleted'; data: { deleted: string }
 /** Generation N of an item's media; creation asks for generation 1, each regeneration for the next. */
 export type ContentRegenerationRequested = { type: 'ContentRegenerationRequested'; data: { generation: number; requested: string } };
 export type ContentProcessingStarted = { type: 'ContentProcessingStarted'; data: { generation: number; started: string } };
+/**
+ * The article's HLS playlist, still growing, lists its first segment: players can start listening before the
+ * generation ends. `media` keeps its id and URL in the completed set; its duration is 0 (not known yet).
+ */
+export type ContentStreamStarted = { type: 'ContentStreamStarted'; data: { generation: number; media: MediaFileRecord; started: string } };
 export type ContentProcessed = { type: 'ContentProcessed'; data: { generation: number; media: GeneratedMedia; published: boolean; processed: string } };
 export type ContentProcessingFailed = { type: 'ContentProcessingFailed'; data: { generation: number; reason: string; failed: string } };
 export type ContentSkipped = { type: 'ContentSkipped'; data: { generation: number; reason: string; skipped: string } };
@@ -40,6 +45,7 @@ export type ContentEvent =
   | ContentDeleted
   | ContentRegenerationRequested
   | ContentProcessingStarted
+  | ContentStreamStarted
   | ContentProcessed
   | ContentProcessingFailed
   | ContentSkipped;

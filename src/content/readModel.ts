@@ -29,6 +29,8 @@ export type ContentItemView = Omit<ContentFields, 'segments' | 'metadata'> & {
   previewToken: string;
   generation: number;
   audio: MediaFileRecord[];
+  /** While processing, the growing playlist of the generation being made (ContentStreamStarted); answered as `audio`. */
+  liveAudio?: MediaFileRecord | null;
   video: MediaFileRecord[];
   segments: Record<string, unknown>[];
   summarySegments?: Record<string, unknown>[];

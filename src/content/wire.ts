@@ -152,7 +152,8 @@ export function contentToWire(item: ContentItemView, detail: Detail, baseUrl: st
     metadata: item.metadataJson == null ? null : (JSON.parse(item.metadataJson) as Record<string, unknown>),
     tags: item.tags ?? [],
     access_tiers: item.accessTiers ?? [],
-    audio: mediaToWire(item.audio, baseUrl),
+    // While processing, the playlist that grows as the item is made (docs/generation.md, "Listening while it is made").
+    audio: mediaToWire(item.liveAudio ? [item.liveAudio] : item.audio, baseUrl),
     video: mediaToWire(item.video, baseUrl),
     audio_with_intro_outro: [],
     summarization: {},

@@ -19,6 +19,7 @@ import { scopeRulesOf } from '../pronunciation/apply.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects']);
+const HLS = 'application/x-mpegURL';
 
 export interface GenerationDeps extends RenderDeps {
   events: EventStore;
@@ -43,12 +44,13 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
   const decide = (input: GenerationInput, command: ContentCommand) => handleCommand(deps.events, contentStream(input.contentId), contentDecider, command);
   const now = () => deps.now().toISOString();
 
-  const files = async (input: GenerationInput, variant: 'article' | 'summary', rendered: RenderedVariant): Promise<MediaFileRecord[]> => {
-    const url = (file: string) => `/media/${mediaPath(input)}/${path.basename(file)}`;
+  const url = (input: GenerationInput, file: string) => `/media/${mediaPath(input)}/${path.basename(file)}`;
+  /** `hlsId`: the id the growing playlist was announced with, if it was. */
+  const files = async (input: GenerationInput, variant: 'article' | 'summary', rendered: RenderedVariant, hlsId?: number): Promise<MediaFileRecord[]> => {
     const duration = rendered.durationMs;
     return [
-      { id: await allocateId(deps.events, 'media'), content_type: 'audio/mpeg', url: url(rendered.mp3Path), duration, variant },
-      { id: await allocateId(deps.events, 'media'), content_type: 'application/x-mpegURL', url: url(rendered.hlsPlaylistPath), duration, variant },
+      { id: await allocateId(deps.events, 'media'), content_type: 'audio/mpeg', url: url(input, rendered.mp3Path), duration, variant },
+      { id: hlsId ?? (await allocateId(deps.events, 'media')), content_type: HLS, url: url(input, rendered.hlsPlaylistPath), duration, variant },
     ];
   };
 
@@ -73,11 +75,21 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       await mkdir(dir, { recursive: true });
       const pauses = { afterTitleMs: project.pauseAfterTitleSegmentsSeconds * 1000, afterSegmentMs: project.pauseAfterSegmentsSeconds * 1000 };
       const rendering = { ...deps, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
+      // The article's playlist is announced once per generation (the decider refuses a second time), and its id is
+      // kept in the completed set: a retried attempt, which renders again from a clean folder, finds the id announced
+      // and writes the playlist again under the same URL; an attempt that loses the race to announce takes the winner's.
+      const announced = source.state.generation === input.generation ? source.state.liveAudio : null;
+      let hlsId = announced?.id ?? (await allocateId(deps.events, 'media'));
+      const onListenable = async () => {
+        const media: MediaFileRecord = { id: hlsId, content_type: HLS, url: url(input, 'article.m3u8'), duration: 0, variant: 'article' };
+        const { state } = await decide(input, { kind: 'StartStream', generation: input.generation, media, now: now() });
+        if (state.generation === input.generation && state.liveAudio) hlsId = state.liveAudio.id;
+      };
       const beating = setInterval(heartbeat, 2_000);
       try {
-        const article = await renderVariant(plan.article, dir, 'article', pauses, rendering, now());
+        const article = await renderVariant(plan.article, dir, 'article', pauses, rendering, now(), { onListenable });
         const summary = plan.summary.length > 0 ? await renderVariant(plan.summary, dir, 'summary', pauses, rendering, now()) : null;
-        const audio = [...(await files(input, 'article', article)), ...(summary ? await files(input, 'summary', summary) : [])];
+        const audio = [...(await files(input, 'article', article, hlsId)), ...(summary ? await files(input, 'summary', summary) : [])];
         const media: GeneratedMedia = { audio, video: [], segments: article.segments, summarySegments: summary?.segments ?? [], duration: article.durationMs };
         return { kind: 'media', media, published: source.fields.published ?? project.autoPublishEnabled };
       } catch (error) {

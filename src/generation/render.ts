@@ -1,6 +1,6 @@
 // Turns a planned variant (article or summary) into audio files and timed segments.
 import path from 'node:path';
-import { startAssembly, type Assembly } from '../media/assemble.ts';
+import { startAssembly, type Assembly, type AssemblyOptions } from '../media/assemble.ts';
 import { fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
 import type { Synthesizer, WordTiming } from '../media/synthesizer.ts';
 import { normalizeForSpeech } from '../speech/normalize.ts';
@@ -54,8 +54,9 @@ export async function renderVariant(
   pauses: { afterTitleMs: number; afterSegmentMs: number },
   deps: RenderDeps,
   now: string,
+  assembly: AssemblyOptions = {},
 ): Promise<RenderedVariant> {
-  const writer = await startAssembly(dir, name, deps.sampleRate);
+  const writer = await startAssembly(dir, name, deps.sampleRate, assembly);
   // Every sound is asked for now (the synthesizer bounds how many run at once); the encoder takes
   // each in order as soon as it and all before it are ready, so encoding overlaps synthesis.
   const pending = plan.map((segment, index) => soundOf(segment, index, dir, deps));

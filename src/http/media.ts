@@ -1,6 +1,6 @@
-// Serves generated media files under /media/, publicly, with byte ranges and long cache lifetimes.
+// Serves generated media files under /media/, publicly, with byte ranges; long cache lifetimes except for playlists.
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
 import { sendError } from './errors.ts';
@@ -24,20 +24,27 @@ export function mediaFiles(mediaDir: string) {
     const type = file ? contentTypes[path.extname(file)] : undefined;
     const info = file && type ? await stat(file).catch(() => null) : null;
     if (!file || !info?.isFile()) return sendError(ctx, 404, 'Not Found');
+    // A playlist grows while its item is generated (a new version is renamed over it at each segment): it is read
+    // at once, so its length and bytes agree, and revalidated on every use.
+    const isPlaylist = path.extname(file) === '.m3u8';
+    const playlist = isPlaylist ? await readFile(file).catch(() => null) : null;
+    if (isPlaylist && !playlist) return sendError(ctx, 404, 'Not Found');
+    const size = playlist?.length ?? info.size;
     ctx.set('Accept-Ranges', 'bytes');
-    // A file's path names its generation, so its bytes never change.
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    // Any other file's path names its generation, and its URL is given out (in `audio`, in a playlist) only once it
+    // is complete, so its bytes never change.
+    ctx.set('Cache-Control', playlist ? 'no-cache' : 'public, max-age=31536000, immutable');
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.type = type!;
-    const range = parseRange(ctx.get('range'), info.size);
+    const range = parseRange(ctx.get('range'), size);
     if (range === 'unsatisfiable') {
-      ctx.set('Content-Range', `bytes */${info.size}`);
+      ctx.set('Content-Range', `bytes */${size}`);
       return sendError(ctx, 416, 'Range Not Satisfiable');
     }
-    const { start, end } = range ?? { start: 0, end: info.size - 1 };
+    const { start, end } = range ?? { start: 0, end: size - 1 };
     ctx.status = range ? 206 : 200;
-    if (range) ctx.set('Content-Range', `bytes ${start}-${end}/${info.size}`);
-    if (ctx.method === 'GET') ctx.body = createReadStream(file, { start, end });
+    if (range) ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
+    if (ctx.method === 'GET') ctx.body = playlist ? playlist.subarray(start, end + 1) : createReadStream(file, { start, end });
     ctx.length = end - start + 1;
   };
 }

@@ -1,4 +1,4 @@
-// Joins audio parts with exact pauses into one timeline at podcast loudness, encoded once as mp3 and remuxed into HLS.
+// Joins audio parts with exact pauses into one timeline at podcast loudness, encoded once into an mp3 and a growing HLS rendition.
 import { mkdir, readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
@@ -37,15 +37,29 @@ const MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7'
 // at −10.06 dBFS peak decodes at −10.51); levelling gives it back beforehand.
 const MP3_GAIN_DB = -0.45;
 const HLS_SEGMENT_SECONDS = 6;
+// Lets the segments' MPEG-TS muxer gather up to 0.7 s of mp3 frames per PES packet, as ffmpeg's own outputs
+// do (-muxdelay); a tee's outputs default to none, and one 209-byte frame per packet makes segments 64% larger.
+const HLS_MAX_DELAY_US = 700_000;
+// How often the growing playlist is read, while encoding, for its first segment.
+const PLAYLIST_POLL_MS = 200;
 // Levelled parts are 16-bit samples in the machine's byte order.
 const LITTLE_ENDIAN = endianness() === 'LE';
 const PCM_FORMAT = LITTLE_ENDIAN ? 's16le' : 's16be';
+
+export interface AssemblyOptions {
+  /**
+   * Called once, while encoding, as soon as the HLS playlist lists its first segment: from then on a player can
+   * start listening. Not called when the encoder finishes before the playlist is seen with a segment.
+   * finish() waits for it, and fails with it.
+   */
+  onListenable?: () => Promise<void>;
+}
 
 /** The timeline as it is being spoken: parts go to the encoder in order, as soon as each is ready. */
 export interface AssemblyWriter {
   /** Adds the next part after `pauseBeforeMs` of silence (ignored for the first part). */
   append(wavPath: string, pauseBeforeMs: number): Promise<void>;
-  /** Ends the timeline with `trailingPauseMs` of silence and writes the mp3 and the HLS rendition. */
+  /** Ends the timeline with `trailingPauseMs` of silence and completes the mp3 and the HLS rendition. */
   finish(trailingPauseMs?: number): Promise<Assembly>;
   /** Stops the encoder after a failure elsewhere; what it wrote is not to be used. */
   abort(): void;
@@ -55,6 +69,13 @@ export interface AssemblyWriter {
  * Starts the encoder at once, so that encoding (most of assembly's time) overlaps synthesis.
  * The timeline is built here rather than by ffmpeg filters so that every offset is a whole sample count.
  *
+ * One encoder feeds two files through ffmpeg's tee muxer: the mp3, and an HLS rendition (the same mp3 frames in
+ * ~6 s MPEG-TS segments) whose EVENT playlist grows as segments are written and is closed with #EXT-X-ENDLIST at
+ * the end. ffmpeg writes each segment and each version of the playlist to a temporary file and renames it, so
+ * a segment file exists only once complete, and a reader never sees half a playlist. ffmpeg runs in the output
+ * folder, so the names in the tee's specification need no escaping. The mp3 is byte for byte the one a single
+ * mp3 output would write (same frames, same LAME tag with the priming), and HLS needs no second pass.
+ *
  * Loudness is set here too, part by part (src/media/loudness.ts): each part is measured and brought to
  * −16 LUFS with its peaks limited as it joins the timeline, so the encoder can start before the last part
  * exists and reads the audio once. Loudness of the whole cannot be known before the whole is spoken: measuring
@@ -63,14 +84,21 @@ export interface AssemblyWriter {
  * separated by silences the measurement gates out, make a whole at −16 LUFS, and a pre-recorded part comes out
  * as loud as the voices around it.
  */
-export async function startAssembly(outDir: string, name: string, sampleRate: number): Promise<AssemblyWriter> {
+export async function startAssembly(outDir: string, name: string, sampleRate: number, options: AssemblyOptions = {}): Promise<AssemblyWriter> {
   if (!/^[\w.-]+$/.test(name)) throw new MediaError('invalid-input', `not a file name: ${name}`);
   await mkdir(outDir, { recursive: true });
   const input = new PassThrough();
   const mp3Path = join(outDir, `${name}.mp3`);
-  const encoding = ffmpeg(['-f', PCM_FORMAT, '-ar', String(sampleRate), '-ac', '1', '-i', 'pipe:0', ...MP3_ARGS, mp3Path], input);
+  const hlsPlaylistPath = join(outDir, `${name}.m3u8`);
+  const hls = `f=hls:max_delay=${HLS_MAX_DELAY_US}:hls_time=${HLS_SEGMENT_SECONDS}:hls_list_size=0:hls_playlist_type=event:hls_flags=temp_file:hls_segment_filename=${name}-%03d.ts`;
+  const encoding = ffmpeg(
+    ['-f', PCM_FORMAT, '-ar', String(sampleRate), '-ac', '1', '-i', 'pipe:0', '-map', '0:a', ...MP3_ARGS, '-f', 'tee', `[f=mp3]${name}.mp3|[${hls}]${name}.m3u8`],
+    input,
+    outDir,
+  );
   // Awaited by finish(); until then a failure must not surface as an unhandled rejection.
   encoding.catch(() => undefined);
+  const watcher = watchPlaylist(hlsPlaylistPath, options.onListenable);
   const level = createLeveller(MP3_GAIN_DB);
   const offsetsMs: number[] = [];
   let samples = 0;
@@ -95,11 +123,17 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
         throw new MediaError('invalid-input', 'nothing to assemble');
       }
       input.end(silence(trailingPauseMs));
-      await encoding;
-      const hls = await remuxToHls(mp3Path, outDir, name);
-      return { mp3Path, ...hls, durationMs: ((samples + MP3_PRIMING_SAMPLES) * 1000) / sampleRate, offsetsMs };
+      try {
+        await encoding;
+      } finally {
+        watcher.stop();
+      }
+      await watcher.noticed();
+      const hlsSegmentPaths = segmentsOf(await readFile(hlsPlaylistPath, 'utf8')).map((uri) => join(outDir, uri));
+      return { mp3Path, hlsPlaylistPath, hlsSegmentPaths, durationMs: ((samples + MP3_PRIMING_SAMPLES) * 1000) / sampleRate, offsetsMs };
     },
     abort() {
+      watcher.stop();
       input.end();
     },
   };
@@ -138,21 +172,34 @@ async function resample(wavPath: string, sampleRate: number): Promise<Buffer> {
   return ffmpeg(['-i', wavPath, '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1']);
 }
 
-/** The mp3 frames are copied into MPEG-TS segments, so HLS costs no second encoding. */
-async function remuxToHls(mp3Path: string, outDir: string, name: string): Promise<{ hlsPlaylistPath: string; hlsSegmentPaths: string[] }> {
-  const hlsPlaylistPath = join(outDir, `${name}.m3u8`);
-  await ffmpeg([
-    '-i', mp3Path, '-c', 'copy',
-    '-f', 'hls', '-hls_time', String(HLS_SEGMENT_SECONDS), '-hls_playlist_type', 'vod',
-    '-hls_segment_filename', join(outDir, `${name}-%03d.ts`), hlsPlaylistPath,
-  ]);
-  const playlist = await readFile(hlsPlaylistPath, 'utf8');
-  const hlsSegmentPaths = playlist.split('\n').filter((line) => line && !line.startsWith('#')).map((uri) => join(outDir, uri));
-  return { hlsPlaylistPath, hlsSegmentPaths };
+/** The segment URIs a playlist lists. */
+const segmentsOf = (playlist: string) => playlist.split('\n').filter((line) => line && !line.startsWith('#'));
+
+/** Reads the growing playlist until it lists a segment, then calls `onListenable` once; nothing to do without it. */
+function watchPlaylist(playlistPath: string, onListenable: AssemblyOptions['onListenable']) {
+  let noticed: Promise<void> | undefined;
+  let reading = false;
+  const poll = async () => {
+    if (reading || !onListenable) return;
+    reading = true;
+    const playlist = await readFile(playlistPath, 'utf8').catch(() => '');
+    reading = false;
+    if (noticed || !timer || segmentsOf(playlist).length === 0) return;
+    stop();
+    noticed = onListenable();
+    // Awaited by finish(); until then a failure must not surface as an unhandled rejection.
+    noticed.catch(() => undefined);
+  };
+  let timer: NodeJS.Timeout | undefined = onListenable ? setInterval(() => void poll(), PLAYLIST_POLL_MS) : undefined;
+  function stop() {
+    clearInterval(timer);
+    timer = undefined;
+  }
+  return { stop, noticed: () => noticed };
 }
 
-async function ffmpeg(args: string[], input?: Readable): Promise<Buffer> {
-  const run = await runTool('ffmpeg', ['-v', 'error', '-y', ...args], input ? { input } : {});
+async function ffmpeg(args: string[], input?: Readable, cwd?: string): Promise<Buffer> {
+  const run = await runTool('ffmpeg', ['-v', 'error', '-y', ...args], { ...(input ? { input } : {}), ...(cwd ? { cwd } : {}) });
   if (run.code !== 0) throw new MediaError('tool-failed', `ffmpeg ${args.join(' ')} failed: ${run.startError?.message ?? tail(run.stderr)}`);
   return run.stdout;
 }

@@ -15,11 +15,13 @@ export interface ToolOptions {
   input?: string | Readable;
   /** Killed with SIGKILL past this many milliseconds. */
   timeoutMs?: number;
+  /** The working directory; relative file names in `args` are read from and written to it. */
+  cwd?: string;
 }
 
 export function runTool(command: string, args: readonly string[], options: ToolOptions = {}): Promise<ToolRun> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'pipe' });
+    const child = spawn(command, args, { stdio: 'pipe', cwd: options.cwd });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let timedOut = false;

@@ -77,7 +77,8 @@ function sayingOf(rule: RuleFields, matched: readonly string[], speaker: Speaker
       // Lower case: engines spell words in capitals they do not know ("NASA" read as one word, "nasa").
       return matched.map((word) => core(word).toLowerCase());
     case 'ipa_transcription':
-      return whitespaceTokens(`[[${speaker.engine === 'piper' ? ipaForPiper(rule.replacement!) : ipaToEspeak(rule.replacement!)}]]`);
+      // Kokoro's phonemes are espeak-ng's IPA too, as Piper's are: both take the transcription the same way.
+      return whitespaceTokens(`[[${speaker.engine === 'espeak-ng' ? ipaToEspeak(rule.replacement!) : ipaForPiper(rule.replacement!)}]]`);
   }
 }
 

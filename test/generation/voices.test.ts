@@ -59,8 +59,9 @@ describe('with Piper installed (npm run setup)', () => {
     }
   });
 
-  it('keeps espeak-ng for British English and for other languages', async () => {
+  it('speaks British English with Kokoro\'s Emma, and other languages with espeak-ng', async () => {
     const british = (await server.request('GET', '/v1/organization/voices?filter[language.code]=en_GB')).body[0];
+    expect(british).toMatchObject({ name: 'Emma', engine: 'kokoro', accent: 'British' });
     const item = await narrate(server, {
       type: 'manual_segment',
       segments: [
@@ -72,11 +73,12 @@ describe('with Piper installed (npm run setup)', () => {
   });
 });
 
-describe('without Piper', () => {
+describe('without Piper and Kokoro', () => {
   it('starts on espeak-ng alone, saying so, and narrates English with it', async () => {
-    const server = await startServer({ env: { GENERATION_ENABLED: 'true', PIPER_VENV: path.join(scratch, 'no-venv') } });
+    const server = await startServer({ env: { GENERATION_ENABLED: 'true', PIPER_VENV: path.join(scratch, 'no-venv'), KOKORO_VENV: path.join(scratch, 'no-venv') } });
     try {
       expect(server.output()).toMatch(/speech: Piper is not installed .*; every language uses espeak-ng/);
+      expect(server.output()).toMatch(/speech: Kokoro is not installed/);
       const voices = (await server.request('GET', '/v1/organization/voices?filter[language.code]=en_US')).body;
       expect(voices.map((voice: any) => voice.name)).not.toContain('Joe');
       const item = await narrate(server, { type: 'manual_segment', segments: [{ content_type: 'text', text: 'Hello there.' }] });

@@ -57,7 +57,7 @@ describe('assemble', () => {
 
   it('writes an HLS rendition of ~6 s segments that ffmpeg decodes to the same length', async () => {
     const playlist = await readFile(assembled.hlsPlaylistPath, 'utf8');
-    expect(playlist).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
+    expect(playlist).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
     expect(playlist).toContain('#EXT-X-ENDLIST');
     expect(assembled.hlsSegmentPaths.length).toBeGreaterThanOrEqual(2);
     await Promise.all(assembled.hlsSegmentPaths.map((path) => access(path)));

@@ -71,9 +71,13 @@ describe('the Piper engine', () => {
     const text = 'One. Eight. Nine. Eleven. Apple. Orange. Umbrella. Ice.';
     const spoken = await engine.speak(text, JOE, join(dir, 'pauses.wav'));
     const soundStarts = (await silences(spoken.wavPath, { noiseDb: -40, minMs: 60 })).map((silence) => silence.end);
+    // The voice's leading silence varies around 60 ms from run to run: where it is shorter than the pauses' bound,
+    // the first sound starts where a silence of any length at the very start ends.
+    const leading = (await silences(spoken.wavPath, { noiseDb: -40, minMs: 10 })).find((silence) => silence.start <= 1);
+    const firstSound = leading?.end ?? 0;
     expect(spoken.words.map((word) => word.text)).toEqual(tokensOf(text));
     // The voice varies its timing a little from one run to the next (noise_w), hence a median and a bound.
-    const errors = spoken.words.map((word) => Math.min(...[0, ...soundStarts].map((start) => Math.abs(start - word.start_time))));
+    const errors = spoken.words.map((word) => Math.min(...[firstSound, ...soundStarts].map((start) => Math.abs(start - word.start_time))));
     for (const [i, error] of errors.entries()) expect(error, `${spoken.words[i]!.text} at ${spoken.words[i]!.start_time} ms`).toBeLessThanOrEqual(60);
     expect([...errors].sort((a, b) => a - b)[Math.floor(errors.length / 2)]).toBeLessThanOrEqual(30);
   });

@@ -54,6 +54,8 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
   let ruled: Narration;
   let espeak: Narration;
   let french: { item: any; mp3: string };
+  /** The article read by two Kokoro voices, American and British. */
+  let kokoro: Narration[];
 
   async function narrate(projectId: number, body: Record<string, unknown>) {
     const created = await server.request('POST', `/v1/projects/${projectId}/content`, { body });
@@ -74,20 +76,24 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
   const heard = async ({ item, mp3 }: { item: any; mp3: string }): Promise<Narration> => ({ item, heard: await recognizer.transcribe(mp3) });
 
   beforeAll(async () => {
-    [server, recognizer] = await Promise.all([startServer({ env: { GENERATION_ENABLED: 'true' } }), startRecognizer()]);
+    // Two Kokoro workers, so that its two narrations are spoken side by side.
+    [server, recognizer] = await Promise.all([startServer({ env: { GENERATION_ENABLED: 'true', KOKORO_WORKERS: '2' } }), startRecognizer()]);
     const voices = async (code: string) => (await server.request('GET', `/v1/organization/voices?filter[language.code]=${code}`)).body;
     const espeakAmerican = (await voices('en_US')).find((voice: any) => voice.engine === 'espeak-ng' && voice.name === 'English (America)');
+    const kokoroVoices = (await server.request('GET', '/v1/organization/voices?filter[engine]=kokoro')).body;
+    const kokoroReaders = ['Heart', 'Emma'].map((name) => kokoroVoices.find((voice: any) => voice.name === name));
     const rulesDesk = (await server.request('POST', '/v1/projects', { body: { name: 'Rules desk' } })).body;
     for (const rule of RULES) {
       const created = await server.request('POST', '/v1/rules', { body: { ...rule, project: { id: rulesDesk.id } } });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
     // Each narration is heard as soon as it is ready, while the others are still being spoken.
-    [piper, ruled, espeak, french] = await Promise.all([
+    [piper, ruled, espeak, french, ...kokoro] = await Promise.all([
       narrate(1, ARTICLE).then(heard),
       narrate(rulesDesk.id, ARTICLE).then(heard),
       narrate(1, { ...ARTICLE, title_voice_id: espeakAmerican.id, body_voice_id: espeakAmerican.id }).then(heard),
       narrate(1, FRENCH_ARTICLE),
+      ...kokoroReaders.map((voice) => narrate(1, { ...ARTICLE, title_voice_id: voice.id, body_voice_id: voice.id }).then(heard)),
     ]);
   }, 180_000);
   afterAll(async () => {
@@ -104,6 +110,21 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
   it('times Piper words where the recognizer hears them: ≥ 70% of word starts within 100 ms', () => {
     const agreement = timingAgreement(itemWords(piper.item), piper.heard.words, 100);
     expect(agreement.within / agreement.total, `offsets ${agreement.offsets.join(' ')}`).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('narrates with Kokoro voices, American (Heart) and British (Emma), every word heard: word error rate ≤ 5% each', () => {
+    expect(kokoro.map((narration) => [...new Set(narration.item.segments.map((segment: any) => segment.voice.name))])).toEqual([['Heart'], ['Emma']]);
+    for (const narration of kokoro) {
+      const rate = wordErrorRate(writtenWords(narration), heardWords(narration));
+      expect(rate, JSON.stringify(differences(writtenWords(narration), heardWords(narration)))).toBeLessThanOrEqual(0.05);
+    }
+  });
+
+  it('times Kokoro words where the recognizer hears them: ≥ 70% of word starts within 100 ms for each voice', () => {
+    for (const narration of kokoro) {
+      const agreement = timingAgreement(itemWords(narration.item), narration.heard.words, 100);
+      expect(agreement.within / agreement.total, `offsets ${agreement.offsets.join(' ')}`).toBeGreaterThanOrEqual(0.7);
+    }
   });
 
   it('says a word the way a substitute or IPA rule says, and nothing else differently', () => {

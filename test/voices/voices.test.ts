@@ -67,7 +67,15 @@ describe('the voice catalogue', () => {
     expect(espeak.length).toBeGreaterThan(0);
     expect(espeak.every((voice: any) => voice.engine === 'espeak-ng' && voice.language.code.startsWith('de'))).toBe(true);
     expect((await server.request('GET', '/v1/organization/voices?filter[type]=stock')).body.every((voice: any) => voice.type === 'stock')).toBe(true);
-    expect((await server.request('GET', '/v1/organization/voices?filter[engine]=kokoro')).body).toEqual([]);
+    const kokoro = (await server.request('GET', '/v1/organization/voices?filter[engine]=kokoro')).body;
+    expect(kokoro.map((voice: any) => [voice.name, voice.gender, voice.accent, voice.language.code])).toEqual([
+      ['Heart', 'female', 'American', 'en_US'],
+      ['Bella', 'female', 'American', 'en_US'],
+      ['Michael', 'male', 'American', 'en_US'],
+      ['Fenrir', 'male', 'American', 'en_US'],
+      ['Emma', 'female', 'British', 'en_GB'],
+      ['George', 'male', 'British', 'en_GB'],
+    ]);
     for (const query of ['filter[gender]=robot', 'filter[engine]=festival', 'filter[type]=cloned', 'filter[scopes][]=tertiary', 'filter[language.code]=english']) {
       const refused = await server.request('GET', `/v1/organization/voices?${query}`);
       expect(refused.status, query).toBe(422);

