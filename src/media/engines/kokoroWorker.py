@@ -19,7 +19,6 @@ import hashlib
 import importlib.resources
 import json
 import re
-import resource
 import sys
 import unicodedata
 import wave
@@ -27,6 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from workerLoop import serve
 
 MODEL = "kokoro-v1.0.int8"
 MODEL_RATE = 24000
@@ -208,22 +209,13 @@ class Speaker:
 
 def main(voices_dir: str, max_rss_mb: int) -> None:
     speaker = None
-    for line in sys.stdin:
-        request = json.loads(line)
-        try:
-            speaker = speaker or Speaker(voices_dir)
-            answer = speaker.speak(request)
-        except Exception as error:  # the caller gets the reason; the worker stays up for the next request
-            answer = {"error": "failed", "message": f"{type(error).__name__}: {error}"}
-        # ru_maxrss is in KiB on Linux; past the bound the worker says so, leaves, and the pool starts a fresh one.
-        leaving = max_rss_mb and resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > max_rss_mb * 1024
-        if leaving:
-            answer["leaving"] = True
-        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
-        if leaving:
-            return
 
+    def handle(request: dict) -> dict:
+        nonlocal speaker
+        speaker = speaker or Speaker(voices_dir)
+        return speaker.speak(request)
+
+    serve(handle, max_rss_mb)
 
 def check(arguments: list) -> None:
     """Prints the model's name and the installed voices; with --load, only after loading the model (at install)."""

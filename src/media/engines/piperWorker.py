@@ -12,11 +12,12 @@ its whitespace-separated tokens, where to write the WAV and optionally how fast 
 
 import importlib
 import json
-import resource
 import sys
 import unicodedata
 import wave
 from functools import lru_cache
+
+from workerLoop import serve
 
 MAX_RSS_MB = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0
 
@@ -101,21 +102,7 @@ def timed_phonemes(chunk, length: int) -> list:
 
 
 def main() -> None:
-    for line in sys.stdin:
-        request = json.loads(line)
-        try:
-            answer = speak(request)
-        except Exception as error:  # the caller gets the reason; the worker stays up for the next request
-            answer = {"error": "failed", "message": f"{type(error).__name__}: {error}"}
-        # ru_maxrss is in KiB on Linux; past the bound the worker says so, leaves, and the pool starts a fresh one.
-        leaving = MAX_RSS_MB and resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > MAX_RSS_MB * 1024
-        if leaving:
-            answer["leaving"] = True
-        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
-        if leaving:
-            return
-
+    serve(speak, MAX_RSS_MB)
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--check"]:
