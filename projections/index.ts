@@ -11,5 +11,6 @@ import { podcastsProjection } from './podcasts.ts';
 import { pronunciationRulesProjection } from './pronunciationRules.ts';
 import { speakersProjection } from './speakers.ts';
 import { customVoicesProjection } from './voices.ts';
+import { videoTemplatesProjection } from './videoTemplates.ts';
 
-export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection];
+export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection];

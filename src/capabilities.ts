@@ -13,6 +13,7 @@ import { accessTierCapability } from './accessTiers/routes.ts';
 import { playlistCapability } from './playlists/routes.ts';
 import { pronunciationCapability } from './pronunciation/routes.ts';
 import { speakerCapability } from './speakers/routes.ts';
+import { videoTemplateCapability } from './videoTemplates/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -28,4 +29,5 @@ export const capabilities: Capability[] = [
   playlistCapability,
   pronunciationCapability,
   speakerCapability,
+  videoTemplateCapability,
 ];

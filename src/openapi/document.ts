@@ -7,6 +7,7 @@ import { createRegistry } from './registry.ts';
 import { registerProjectResources } from './resources.ts';
 import { registerOrganizationResources } from './organizationResources.ts';
 import { registerVoices } from './voices.ts';
+import { registerVideoTemplates } from './videoTemplates.ts';
 
 export function buildOpenApiDocument() {
   const registry = createRegistry();
@@ -15,6 +16,7 @@ export function buildOpenApiDocument() {
   registerVoices(registry);
   registerProjectResources(registry);
   registerOrganizationResources(registry);
+  registerVideoTemplates(registry);
   registerPublicOperations(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -39,6 +41,7 @@ export function buildOpenApiDocument() {
       { name: 'Playlists' },
       { name: 'Pronunciation rules' },
       { name: 'Speakers' },
+      { name: 'Video' },
     ],
   });
 }

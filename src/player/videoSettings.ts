@@ -1,7 +1,7 @@
 // A project's video settings (the look of generated video and of the video player): wire schema and defaults.
 import { z } from 'zod';
 import type { CamelKeys } from '../shared/caseMapping.ts';
-import { httpUrl } from '../shared/wireSchemas.ts';
+import { httpUrl, positiveId } from '../shared/wireSchemas.ts';
 import { cssBackground, cssColor } from './colors.ts';
 
 const animations = ['none', 'fade', 'zoom-in', 'zoom-out', 'slide-up', 'slide-down', 'slide-left', 'slide-right', 'pop'] as const;
@@ -25,6 +25,16 @@ const isFont = (value: string) => {
   }
 };
 const font = z.string().trim().refine(isFont, 'must be a font name or an https URL of a .ttf or .otf file');
+
+/** One frame size videos are made in; the WordPress plugin asks for no video when a project has none. */
+export const videoSize = z
+  .object({
+    name: z.string().trim().min(1).max(50),
+    width: z.number().int().min(16).max(7680),
+    height: z.number().int().min(16).max(7680),
+    enabled: z.boolean(),
+  })
+  .meta({ id: 'VideoSize' });
 
 export const videoSettingsSchema = z
   .object({
@@ -61,6 +71,12 @@ export const videoSettingsSchema = z
     playback_mode: z.enum(['cycle', 'space-evenly', 'follow-article']),
     cycle_time: z.number().int().min(1000).max(60_000),
     variants: z.array(z.enum(['article', 'summary'])).max(2),
+    sizes: z
+      .array(videoSize)
+      .max(10)
+      .refine((sizes) => new Set(sizes.map((size) => size.name)).size === sizes.length, 'size names must be unique'),
+    /** A video settings template (`/video_settings_templates`) of the project's organization, or none. */
+    template: z.object({ id: positiveId }).nullable(),
     /** Corner radii in pixels of the caption box and of the highlighted word's box. */
     text_background_radius: z.number().min(0).max(200),
     text_highlight_background_radius: z.number().min(0).max(200),
@@ -109,6 +125,13 @@ export const defaultVideoSettings: VideoSettings = {
   playbackMode: 'cycle',
   cycleTime: 5000,
   variants: ['article'],
+  // 1280 px on the long side: the size a 4-line caption stays legible in, at half the encoding time of 1920.
+  sizes: [
+    { name: 'landscape', width: 1280, height: 720, enabled: true },
+    { name: 'square', width: 1080, height: 1080, enabled: true },
+    { name: 'portrait', width: 720, height: 1280, enabled: true },
+  ],
+  template: null,
   textBackgroundRadius: 8,
   textHighlightBackgroundRadius: 4,
   textWidth: 90,

@@ -12,6 +12,7 @@ import { projectsProjection } from '../../projections/projects.ts';
 import { readAfterWrite } from '../../projections/inMemory.ts';
 import { notFound } from '../shared/errors.ts';
 import { findProject, listProjects, type ProjectView } from './readModel.ts';
+import { checkVideoTemplateReference } from '../videoTemplates/reference.ts';
 import { projectToWire, settingsToWire } from './wire.ts';
 
 const pageQuery = z.object({
@@ -67,6 +68,7 @@ export function projectActions({ events, read, runner, projects, now }: Services
 
     async updateSettings(ctx: Context, projectRef: string | undefined, resource: SettingsResource, body: unknown) {
       const project = await reachableProject(ctx, read, projectRef);
+      if (resource === 'video') await checkVideoTemplateReference(read, project.organizationId, body);
       return settingsToWire(await afterWrite(project.id, await projects.updateSettings(project.id, resource, body, now())), resource);
     },
 

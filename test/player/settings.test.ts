@@ -122,7 +122,7 @@ describe('video settings', () => {
         'text_horizontal_align', 'text_vertical_align', 'text_animation', 'entrance_animation', 'exit_animation', 'waveform_color',
         'content_image_enabled', 'image_extraction_enabled', 'pan_and_zoom_enabled', 'audio_and_waveform_enabled', 'text_captions_enabled',
         'playback_mode', 'cycle_time', 'variants', 'text_background_radius', 'text_highlight_background_radius', 'text_width',
-        'text_horizontal_offset', 'text_vertical_offset',
+        'text_horizontal_offset', 'text_vertical_offset', 'sizes', 'template',
       ].sort(),
     );
     expect(reply.body).toMatchObject({ enabled: false, logo_image_position: 'top-right', text_font_size: 48, text_lines: null, text_words: null, cycle_time: 5000 });

@@ -1,0 +1,15 @@
+// The facts of video settings templates (`video-template-<id>`), owned by an organization.
+/** Stored fields; `settings` keep the wire's snake_case names, as they are answered unchanged. */
+export type VideoTemplateFields = { name: string; slug: string; settings: Record<string, unknown> };
+
+export type VideoTemplateCreated = {
+  type: 'VideoTemplateCreated';
+  data: { templateId: number; organizationId: number; fields: VideoTemplateFields; created: string };
+};
+export type VideoTemplateUpdated = { type: 'VideoTemplateUpdated'; data: { changes: Partial<VideoTemplateFields>; updated: string } };
+export type VideoTemplateDeleted = { type: 'VideoTemplateDeleted'; data: { deleted: string } };
+
+export type VideoTemplateEvent = VideoTemplateCreated | VideoTemplateUpdated | VideoTemplateDeleted;
+
+export const VIDEO_TEMPLATE_STREAM_PREFIX = 'video-template-';
+export const videoTemplateStream = (templateId: number) => `${VIDEO_TEMPLATE_STREAM_PREFIX}${templateId}`;
