@@ -6,12 +6,11 @@ import { baseUrlOf } from '../http/public.ts';
 import { findContent, CONTENT_ITEMS, type ContentItemView } from '../content/readModel.ts';
 import { phraseFilter } from '../content/search.ts';
 import { findProject, PROJECTS, type ProjectView } from '../projects/readModel.ts';
-import { resourceIdOf } from '../shared/crud/actions.ts';
+import { organizationResourceAccess } from '../shared/crud/actions.ts';
 import { camelKeys } from '../shared/caseMapping.ts';
-import { AppError, invalid, notFound, type FieldError } from '../shared/errors.ts';
+import { AppError, invalid, type FieldError } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { pronunciationRulesProjection } from '../../projections/pronunciationRules.ts';
-import { readAfterWrite } from '../../projections/inMemory.ts';
 import { ruleSchemas } from './commands.ts';
 import { pronunciationStream, type RuleFields } from './events.ts';
 import { createRuleHandlers } from './handlers.ts';
@@ -26,19 +25,10 @@ export function ruleActions(services: Services) {
   const { events, read, runner, now, content } = services;
   const handlers = createRuleHandlers(events);
 
-  const existing = async (organizationId: number, ref: string): Promise<RuleView> => {
-    const id = resourceIdOf(ref);
-    const found = Number.isSafeInteger(id) ? await findRule(read, organizationId, id) : null;
-    if (!found) throw notFound();
-    return found;
-  };
-
-  const afterWrite = async (ctx: Context, organizationId: number, id: number, position: number) => {
-    const write = { position, stream: pronunciationStream(organizationId), projection: pronunciationRulesProjection };
-    const found = await readAfterWrite({ runner, events, read }, write, (store) => findRule(store, organizationId, id));
-    if (!found) throw notFound();
-    return ruleToWire(found, baseUrlOf(ctx, services.publicBaseUrl));
-  };
+  const access = organizationResourceAccess({ events, read, runner }, findRule, (organizationId) => ({ stream: pronunciationStream(organizationId), projection: pronunciationRulesProjection }));
+  const existing = access.existing;
+  const afterWrite = async (ctx: Context, organizationId: number, id: number, position: number) =>
+    ruleToWire(await access.afterWrite(organizationId, id, position), baseUrlOf(ctx, services.publicBaseUrl));
 
   /** The stored scope of a body: the project must be the organization's, the item the project's (stored by UUID). */
   const scopeOf = async (organizationId: number, body: WireBody, current: RuleView | null): Promise<Partial<RuleFields>> => {

@@ -2,12 +2,10 @@
 import type { Context } from 'koa';
 import type { Services } from '../services.ts';
 import { requireOrganizationKey } from '../http/auth.ts';
-import { resourceIdOf } from '../shared/crud/actions.ts';
-import { notFound } from '../shared/errors.ts';
+import { organizationResourceAccess } from '../shared/crud/actions.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { pageQuery } from '../webhooks/wire.ts';
 import { speakersProjection } from '../../projections/speakers.ts';
-import { readAfterWrite } from '../../projections/inMemory.ts';
 import { speakerQuery } from './commands.ts';
 import { speakerStream } from './events.ts';
 import { createSpeakerHandlers } from './handlers.ts';
@@ -23,19 +21,9 @@ export function speakerActions({ events, read, runner, now, voices }: Services) 
   const handlers = createSpeakerHandlers(events, voices);
   const toWire = (speaker: SpeakerView) => speakerToWire(speaker, voices);
 
-  const existing = async (organizationId: number, ref: string): Promise<SpeakerView> => {
-    const id = resourceIdOf(ref);
-    const found = Number.isSafeInteger(id) ? await findSpeaker(read, organizationId, id) : null;
-    if (!found) throw notFound();
-    return found;
-  };
-
-  const afterWrite = async (organizationId: number, id: number, position: number) => {
-    const write = { position, stream: speakerStream(id), projection: speakersProjection };
-    const found = await readAfterWrite({ runner, events, read }, write, (store) => findSpeaker(store, organizationId, id));
-    if (!found) throw notFound();
-    return toWire(found);
-  };
+  const access = organizationResourceAccess({ events, read, runner }, findSpeaker, (_, id) => ({ stream: speakerStream(id), projection: speakersProjection }));
+  const existing = access.existing;
+  const afterWrite = async (organizationId: number, id: number, position: number) => toWire(await access.afterWrite(organizationId, id, position));
 
   return {
     async list(ctx: Context, query: Record<string, unknown>) {

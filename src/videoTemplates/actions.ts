@@ -3,15 +3,13 @@
 import type { Context } from 'koa';
 import type { Services } from '../services.ts';
 import { principalOf, requireOrganizationKey } from '../http/auth.ts';
-import { resourceIdOf } from '../shared/crud/actions.ts';
-import { notFound } from '../shared/errors.ts';
+import { organizationResourceAccess } from '../shared/crud/actions.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { pageQuery } from '../webhooks/wire.ts';
 import { videoTemplatesProjection } from '../../projections/videoTemplates.ts';
-import { readAfterWrite } from '../../projections/inMemory.ts';
 import { videoTemplateStream } from './events.ts';
 import { createVideoTemplateHandlers } from './handlers.ts';
-import { findVideoTemplate, listVideoTemplates, type VideoTemplateView } from './readModel.ts';
+import { findVideoTemplate, listVideoTemplates } from './readModel.ts';
 import { videoTemplateSummaryToWire, videoTemplateToWire } from './wire.ts';
 
 export type VideoTemplateActions = ReturnType<typeof videoTemplateActions>;
@@ -19,19 +17,9 @@ export type VideoTemplateActions = ReturnType<typeof videoTemplateActions>;
 export function videoTemplateActions({ events, read, runner, now }: Services) {
   const handlers = createVideoTemplateHandlers(events);
 
-  const existing = async (organizationId: number, ref: string): Promise<VideoTemplateView> => {
-    const id = resourceIdOf(ref);
-    const found = Number.isSafeInteger(id) ? await findVideoTemplate(read, organizationId, id) : null;
-    if (!found) throw notFound();
-    return found;
-  };
-
-  const afterWrite = async (organizationId: number, id: number, position: number) => {
-    const write = { position, stream: videoTemplateStream(id), projection: videoTemplatesProjection };
-    const found = await readAfterWrite({ runner, events, read }, write, (store) => findVideoTemplate(store, organizationId, id));
-    if (!found) throw notFound();
-    return videoTemplateToWire(found);
-  };
+  const access = organizationResourceAccess({ events, read, runner }, findVideoTemplate, (_, id) => ({ stream: videoTemplateStream(id), projection: videoTemplatesProjection }));
+  const existing = access.existing;
+  const afterWrite = async (organizationId: number, id: number, position: number) => videoTemplateToWire(await access.afterWrite(organizationId, id, position));
 
   return {
     async list(ctx: Context, query: Record<string, unknown>) {

@@ -11,6 +11,7 @@ import { parseOrThrow } from '../validation.ts';
 import type { ResourceHandlers } from './handlers.ts';
 import type { Projection } from '../../../projections/projection.ts';
 import { readAfterWrite } from '../../../projections/inMemory.ts';
+import type { ReadStore } from '../../infrastructure/readStore/port.ts';
 
 export interface ResourceReads<View, Wire> {
   /** The read model's collection, and the projection and streams it is built from. */
@@ -22,6 +23,31 @@ export interface ResourceReads<View, Wire> {
 
 /** A route's `{id}`: a positive integer, or nothing is found. */
 export const resourceIdOf = (ref: string) => (/^\d{1,12}$/.test(ref) ? Number(ref) : NaN);
+
+/**
+ * How an organization-owned resource (speakers, pronunciation rules, video settings templates) is found for a
+ * route's `{id}`, and read back as a command left it (read-your-writes, bounded: see readAfterWrite).
+ */
+export function organizationResourceAccess<View>(
+  { events, read, runner }: Pick<Services, 'events' | 'read' | 'runner'>,
+  find: (store: ReadStore, organizationId: number, id: number) => Promise<View | null>,
+  written: (organizationId: number, id: number) => { stream: string; projection: Projection },
+) {
+  return {
+    async existing(organizationId: number, ref: string): Promise<View> {
+      const id = resourceIdOf(ref);
+      const found = Number.isSafeInteger(id) ? await find(read, organizationId, id) : null;
+      if (!found) throw notFound();
+      return found;
+    },
+    async afterWrite(organizationId: number, id: number, position: number): Promise<View> {
+      const write = { position, ...written(organizationId, id) };
+      const found = await readAfterWrite({ runner, events, read }, write, (store) => find(store, organizationId, id));
+      if (!found) throw notFound();
+      return found;
+    },
+  };
+}
 
 export function projectResourceActions<View extends ProjectResourceView, Wire>(
   { events, read, runner, now }: Pick<Services, 'events' | 'read' | 'runner' | 'now'>,
