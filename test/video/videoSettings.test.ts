@@ -107,6 +107,20 @@ describe('video settings templates', () => {
     expect(cleared.body.template).toBeNull();
   });
 
+  it('may be named by an item; an unknown template is a 422 and nothing is stored', async () => {
+    const template = (await server.request('POST', '/v1/video_settings_templates', { body: { name: 'Item look' } })).body;
+    const article = { title: 'Templated', body: '<p>A templated item.</p>' };
+    const unknown = await server.request('POST', `/v1/projects/${projectId}/content`, { body: { ...article, video_settings: { template: { id: template.id + 1000 } } } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual([{ location: 'video_settings.template.id', message: 'names no video settings template of this organization' }]);
+    const created = await server.request('POST', `/v1/projects/${projectId}/content`, { body: { ...article, video_settings: { template: { id: template.id } } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const changed = await server.request('PUT', `/v1/projects/${projectId}/content/${created.body.id}`, { body: { video_settings: { template: { id: template.id + 1000 } } } });
+    expect(changed.status).toBe(422);
+    const listed = await server.request('GET', `/v1/projects/${projectId}/content?pagination[limit]=100`);
+    expect(listed.body.filter((item: { title: string }) => item.title === 'Templated')).toHaveLength(1);
+  });
+
   it('is read with any key of the organization, written with organization keys, invisible to others', async () => {
     const template = (await server.request('POST', '/v1/video_settings_templates', { body: { name: 'Sports' } })).body;
     expect(template.settings).toEqual({});
