@@ -12,5 +12,6 @@ import { pronunciationRulesProjection } from './pronunciationRules.ts';
 import { speakersProjection } from './speakers.ts';
 import { customVoicesProjection } from './voices.ts';
 import { videoTemplatesProjection } from './videoTemplates.ts';
+import { backgroundTracksProjection } from './backgroundTracks.ts';
 
-export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection];
+export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection];

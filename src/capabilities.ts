@@ -14,6 +14,7 @@ import { playlistCapability } from './playlists/routes.ts';
 import { pronunciationCapability } from './pronunciation/routes.ts';
 import { speakerCapability } from './speakers/routes.ts';
 import { videoTemplateCapability } from './videoTemplates/routes.ts';
+import { backgroundTrackCapability } from './backgroundTracks/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -30,4 +31,5 @@ export const capabilities: Capability[] = [
   pronunciationCapability,
   speakerCapability,
   videoTemplateCapability,
+  backgroundTrackCapability,
 ];

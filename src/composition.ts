@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.ts';
+import type { AudioFetchLimits } from './media/fetchAudio.ts';
 import type { EventStore } from './infrastructure/eventStore/port.ts';
 import type { ReadStore } from './infrastructure/readStore/port.ts';
 import { createSqliteEventStore } from './infrastructure/eventStore/sqlite.ts';
@@ -86,6 +87,13 @@ export function synthesizerOf(config: Config, voices: VoiceCatalogue) {
   return createSynthesizer({ espeak, piper, kokoro });
 }
 
+/** How pre-recorded audio (segments, background tracks) is fetched: size, time and address limits. */
+export const audioLimitsOf = (config: Config): AudioFetchLimits => ({
+  maxBytes: config.AUDIO_FETCH_MAX_BYTES,
+  timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS,
+  allowPrivate: config.FETCH_ALLOW_PRIVATE,
+});
+
 /** The generation activities with their real dependencies (Piper, Kokoro, espeak-ng, ffmpeg, the event store). */
 export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue) {
   return createGenerationActivities({
@@ -94,7 +102,7 @@ export function generationActivities(config: Config, events: EventStore, voices:
     mediaDir: mediaDirOf(config),
     synthesizer: synthesizerOf(config, voices),
     sampleRate: SAMPLE_RATE,
-    audioLimits: { maxBytes: config.AUDIO_FETCH_MAX_BYTES, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE },
+    audioLimits: audioLimitsOf(config),
     now: () => new Date(),
   });
 }

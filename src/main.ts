@@ -1,7 +1,7 @@
 // Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
 import 'reflect-metadata';
 import { loadConfig } from './config.ts';
-import { deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, webhookSettingsOf } from './composition.ts';
+import { audioLimitsOf, deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, webhookSettingsOf } from './composition.ts';
 import { createGenerationReactor } from './generation/reactor.ts';
 import { createWebhookReactor } from './webhooks/reactor.ts';
 import { createPreviewReactor } from './pronunciation/preview.ts';
@@ -97,6 +97,7 @@ const app = await createApp({
   voices,
   synthesizer: synthesizerOf(config, voices),
   mediaDir: mediaDirOf(config),
+  audioLimits: audioLimitsOf(config),
   publicBaseUrl: config.PUBLIC_BASE_URL,
   limits: {
     get: config.RATE_LIMIT_GET,

@@ -4,6 +4,7 @@ import type { ReadStore } from './infrastructure/readStore/port.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { VoiceCatalogue } from './voices/catalogue.ts';
 import type { Synthesizer } from './media/synthesizer.ts';
+import type { AudioFetchLimits } from './media/fetchAudio.ts';
 import type { Logger } from './logging.ts';
 import type { RequestCounter } from './http/rateLimit.ts';
 import { createContentHandlers } from './content/handlers.ts';
@@ -20,6 +21,8 @@ export interface AppDeps {
   /** Speaks voice design previews (generation has its own, in the workflow runner or worker). */
   synthesizer: Synthesizer;
   mediaDir: string;
+  /** How pre-recorded audio is fetched (background tracks probe theirs on create). */
+  audioLimits: AudioFetchLimits;
   /** Base of absolute media URLs; the request's own origin when unset. */
   publicBaseUrl: string | undefined;
   /** Requests per 60 s per key (`get`, `other`) and per client address on public routes; largest body in bytes. */

@@ -8,6 +8,7 @@ import { registerProjectResources } from './resources.ts';
 import { registerOrganizationResources } from './organizationResources.ts';
 import { registerVoices } from './voices.ts';
 import { registerVideoTemplates } from './videoTemplates.ts';
+import { registerBackgroundTracks } from './backgroundTracks.ts';
 
 export function buildOpenApiDocument() {
   const registry = createRegistry();
@@ -17,6 +18,7 @@ export function buildOpenApiDocument() {
   registerProjectResources(registry);
   registerOrganizationResources(registry);
   registerVideoTemplates(registry);
+  registerBackgroundTracks(registry);
   registerPublicOperations(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -42,6 +44,7 @@ export function buildOpenApiDocument() {
       { name: 'Pronunciation rules' },
       { name: 'Speakers' },
       { name: 'Video' },
+      { name: 'Audio' },
     ],
   });
 }
