@@ -11,12 +11,17 @@ import { readAfterWrite } from '../../projections/inMemory.ts';
 import type { Voice } from './catalogue.ts';
 import { customVoiceSchemas, designPreviewsSchema, finalizeDesignSchema, voiceQuery, type CustomVoiceBody } from './commands.ts';
 import { DEFAULT_PREVIEW_TEXT, designCandidates, settingsOfGeneratedVoiceId, speakPreview, variantGender } from './design.ts';
-import { voicesStream, type CustomVoiceFields } from './events.ts';
+import { voicesStream, type BlendPart, type CustomVoiceFields } from './events.ts';
 import { createCustomVoiceHandlers } from './handlers.ts';
 import { findCustomVoice, listCustomVoices, type CustomVoiceView } from './readModel.ts';
 import { customVoiceToWire, languageToWire, stockVoiceToWire, type VoiceWire } from './wire.ts';
 
 type Scope = 'primary' | 'secondary';
+
+type BlendWire = CustomVoiceBody['blend'];
+
+/** A stored blend in the wire's shape, so keeping it through an update checks it as a new one is. */
+const storedBlend = (voice: CustomVoiceView): BlendWire => (voice.blend?.length ? voice.blend.map((part) => ({ voice: { id: part.voiceId }, weight: part.weight })) : null);
 
 /** How a voice relates to a language: native to it (a bare language covers its regions), or another region of it. */
 function scopeOf(voiceLanguage: string, code: string): Scope | null {
@@ -52,8 +57,8 @@ export function voiceActions(services: Services) {
     return customVoiceToWire(found, catalogue);
   };
 
-  /** The stored fields a base voice, variant and speed make: language, gender and accent come from them. */
-  const builtFrom = (base: Voice, variant: string | null, speed: number): Omit<CustomVoiceFields, 'name' | 'type' | 'description'> => {
+  /** The stored fields a base voice, variant, blend and speed make: language, gender and accent come from them. */
+  const builtFrom = (base: Voice, variant: string | null, speed: number, blend: BlendPart[] | null): Omit<CustomVoiceFields, 'name' | 'type' | 'description'> => {
     if (variant !== null && base.engine !== 'espeak-ng') throw invalid([{ location: 'variant', message: `only espeak-ng voices have variants; ${base.name} is a ${base.engine} voice` }]);
     return {
       baseVoiceId: base.id,
@@ -61,10 +66,25 @@ export function voiceActions(services: Services) {
       engineVoice: base.engineVoice,
       variant,
       speed,
+      blend,
       language: { code: base.language.code, name: base.language.name },
       gender: (variant ? variantGender(variant) : null) ?? base.gender,
       accent: base.accent,
     };
+  };
+
+  /** A blend as stored: only Kokoro mixes style vectors, so the base and every blended voice must be Kokoro's. */
+  const blendOf = (base: Voice, wire: BlendWire): BlendPart[] | null => {
+    if (!wire) return null;
+    const refused = (message: string) => invalid([{ location: 'blend', message }]);
+    if (base.engine !== 'kokoro') throw refused(`only Kokoro voices blend; the base voice ${base.name} is a ${base.engine} voice`);
+    return wire.map(({ voice, weight }) => {
+      const part = catalogue.byId(voice.id);
+      if (!part) throw refused(`voice ${voice.id} names no stock voice (GET /organization/voices?filter[engine]=kokoro)`);
+      if (part.engine !== 'kokoro') throw refused(`only Kokoro voices blend; ${part.name} is a ${part.engine} voice`);
+      if (part.id === base.id) throw refused(`${part.name} is the base voice already: blend other Kokoro voices into it`);
+      return { voiceId: part.id, engineVoice: part.engineVoice, weight };
+    });
   };
 
   const stockBase = (id: number): Voice => {
@@ -102,7 +122,8 @@ export function voiceActions(services: Services) {
     async create(ctx: Context, body: unknown): Promise<VoiceWire> {
       const { organizationId } = requireOrganizationKey(ctx);
       const wire: CustomVoiceBody = parseOrThrow(customVoiceSchemas.create, body);
-      const fields: CustomVoiceFields = { name: wire.name, type: 'custom', description: wire.description, ...builtFrom(stockBase(wire.base_voice.id), wire.variant, wire.speed) };
+      const base = stockBase(wire.base_voice.id);
+      const fields: CustomVoiceFields = { name: wire.name, type: 'custom', description: wire.description, ...builtFrom(base, wire.variant, wire.speed, blendOf(base, wire.blend)) };
       const { id, position } = await handlers.create(organizationId, fields, now());
       return afterWrite(organizationId, id, position);
     },
@@ -116,9 +137,11 @@ export function voiceActions(services: Services) {
         ...(wire.name !== undefined && { name: wire.name }),
         ...(wire.description !== undefined && { description: wire.description }),
       };
-      if (wire.base_voice || wire.variant !== undefined || wire.speed !== undefined) {
+      if (wire.base_voice || wire.variant !== undefined || wire.speed !== undefined || wire.blend !== undefined) {
         if (!base) throw invalid([{ location: 'base_voice.id', message: 'the voice\'s base voice is no longer installed: name another' }]);
-        Object.assign(changes, builtFrom(base, wire.variant !== undefined ? wire.variant : found.variant, wire.speed ?? found.speed));
+        // A blend left out stays as it was, checked again against a new base voice.
+        const blend = wire.blend !== undefined ? blendOf(base, wire.blend) : blendOf(base, storedBlend(found));
+        Object.assign(changes, builtFrom(base, wire.variant !== undefined ? wire.variant : found.variant, wire.speed ?? found.speed, blend));
       }
       return afterWrite(organizationId, found.id, await handlers.update(organizationId, found.id, changes, now()));
     },
@@ -149,7 +172,7 @@ export function voiceActions(services: Services) {
       const text = wire.text ?? DEFAULT_PREVIEW_TEXT;
       const previews = [];
       // One after another: previews share the machine with generation.
-      for (const candidate of designCandidates(wire.voice_description, catalogue)) previews.push(await speakPreview(synthesizer, candidate, catalogue.byId(candidate.baseVoiceId)!, text));
+      for (const candidate of designCandidates(wire.voice_description, catalogue)) previews.push(await speakPreview(synthesizer, candidate, catalogue, text));
       return { text, previews };
     },
 
@@ -161,7 +184,7 @@ export function voiceActions(services: Services) {
         name: wire.voice_name,
         type: 'designed',
         description: wire.voice_description ?? null,
-        ...builtFrom(settings.base, settings.variant, settings.speed),
+        ...builtFrom(settings.base, settings.variant, settings.speed, blendOf(settings.base, settings.blend)),
       };
       const { id, position } = await handlers.create(organizationId, fields, now());
       return afterWrite(organizationId, id, position);

@@ -13,16 +13,26 @@ export const voiceSpeed = z.number().min(0.5).max(2).describe('How fast the voic
 const voiceName = z.string().trim().min(1).max(100);
 const description = z.string().trim().max(1000).nullable();
 
+/** Kokoro voices mixed into a Kokoro base voice: each takes its weight's share, the base voice keeps the rest. */
+export const voiceBlend = z
+  .array(z.object({ voice: z.object({ id: positiveId }), weight: z.number().gt(0).lt(1) }))
+  .min(1)
+  .max(3)
+  .refine((parts) => parts.reduce((sum, part) => sum + part.weight, 0) < 1, 'weights must add up to less than 1: the base voice speaks the rest')
+  .nullable()
+  .describe('Kokoro voices blended into a Kokoro base voice (1 to 3, weights above 0 adding up to less than 1; the base voice weighs the rest)');
+
 const fields = {
   name: voiceName,
   base_voice: z.object({ id: positiveId }).describe('The stock voice (`type: stock`) it speaks with'),
   speed: voiceSpeed,
   variant: z.enum(ESPEAK_VARIANTS).nullable().describe('An espeak-ng voice variant (pitch, formants, breath); only with an espeak-ng base voice'),
+  blend: voiceBlend,
   description,
 };
 
 export const customVoiceSchemas = {
-  create: z.object({ ...fields, speed: fields.speed.default(1), variant: fields.variant.default(null), description: description.default(null) }),
+  create: z.object({ ...fields, speed: fields.speed.default(1), variant: fields.variant.default(null), blend: fields.blend.default(null), description: description.default(null) }),
   update: z.object(fields).partial(),
 };
 export type CustomVoiceBody = z.infer<typeof customVoiceSchemas.create>;

@@ -9,8 +9,17 @@ import { customVoiceDecider, type CustomVoiceRecord } from './decider.ts';
 import type { CustomVoiceFields } from './events.ts';
 import { voicesStream } from './events.ts';
 
-/** What the engine is given: espeak-ng takes a variant after a `+` in the voice name (`en-us+f3`). */
-export const engineVoiceOf = (fields: Pick<CustomVoiceFields, 'engineVoice' | 'variant'>) => (fields.variant ? `${fields.engineVoice}+${fields.variant}` : fields.engineVoice);
+/**
+ * What the engine is given: espeak-ng takes a variant after a `+` in the voice name (`en-us+f3`); Kokoro takes a
+ * blend as weighted style vectors (`af_heart:0.6+bf_emma:0.4`), the base voice weighing what the blend leaves.
+ */
+export function engineVoiceOf(fields: Pick<CustomVoiceFields, 'engineVoice' | 'variant' | 'blend'>): string {
+  if (fields.variant) return `${fields.engineVoice}+${fields.variant}`;
+  if (!fields.blend?.length) return fields.engineVoice;
+  const share = (weight: number) => Math.round(weight * 1000) / 1000;
+  const rest = 1 - fields.blend.reduce((sum, part) => sum + part.weight, 0);
+  return [`${fields.engineVoice}:${share(rest)}`, ...fields.blend.map((part) => `${part.engineVoice}:${share(part.weight)}`)].join('+');
+}
 
 /** A custom voice as the catalogue's voices are: it speaks with its base voice's engine, at its own speed. */
 export function customVoiceOf({ id, fields }: CustomVoiceRecord): Voice {

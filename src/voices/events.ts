@@ -2,6 +2,9 @@
 // to find the voices an item names, as it does with pronunciation rules (workers have no read store).
 import type { SpeechEngine } from '../media/synthesizer.ts';
 
+/** One Kokoro voice of a blend: its engine name is kept beside its id, as the base voice's is. */
+export type BlendPart = { voiceId: number; engineVoice: string; weight: number };
+
 /** A voice as stored: what it is built from (a stock voice, an espeak-ng variant) and how fast it speaks. */
 export type CustomVoiceFields = {
   name: string;
@@ -14,6 +17,11 @@ export type CustomVoiceFields = {
   /** An espeak-ng voice variant (`f3`, `croak`); null for Piper voices, which have none. */
   variant: string | null;
   speed: number;
+  /**
+   * Kokoro voices mixed into the base voice's style vector, with their share (the base keeps the rest); null or
+   * absent (voices stored before blends existed) when it speaks with its base voice alone.
+   */
+  blend?: BlendPart[] | null;
   language: { code: string; name: string };
   gender: 'female' | 'male' | 'neutral' | null;
   accent: string | null;

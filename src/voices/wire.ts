@@ -32,6 +32,10 @@ export const voiceWire = z
     scopes: z.array(voiceScope).describe('`primary` when the voice is native to the language asked for (its own when none was), `secondary` when it also reads it'),
     base_voice: voiceRef.nullable().describe('The stock voice a custom or designed voice speaks with'),
     variant: z.enum(ESPEAK_VARIANTS).nullable(),
+    blend: z
+      .array(z.object({ voice: voiceRef, weight: z.number() }))
+      .nullable()
+      .describe('Kokoro voices mixed into the base voice with their weights (the base voice weighs the rest); null when none'),
     description: z.string().nullable(),
     created: timestamp.nullable().describe('Null for stock voices'),
     updated: timestamp.nullable(),
@@ -54,6 +58,7 @@ export const stockVoiceToWire = (voice: Voice, scope: Scope = 'primary'): VoiceW
   scopes: [scope],
   base_voice: null,
   variant: null,
+  blend: null,
   description: null,
   created: null,
   updated: null,
@@ -71,6 +76,7 @@ export const customVoiceToWire = (voice: CustomVoiceView, catalogue: VoiceCatalo
   scopes: [scope],
   base_voice: { id: voice.baseVoiceId, name: catalogue.byId(voice.baseVoiceId)?.name ?? voice.engineVoice },
   variant: voice.variant as VoiceWire['variant'],
+  blend: voice.blend?.length ? voice.blend.map((part) => ({ voice: { id: part.voiceId, name: catalogue.byId(part.voiceId)?.name ?? part.engineVoice }, weight: part.weight })) : null,
   description: voice.description,
   created: voice.created,
   updated: voice.updated,

@@ -45,6 +45,7 @@ describe('the voice catalogue', () => {
       scopes: ['primary'],
       base_voice: null,
       variant: null,
+      blend: null,
       description: null,
       created: null,
       updated: null,
