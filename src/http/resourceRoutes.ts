@@ -1,4 +1,4 @@
-// The routes every project-owned resource has: list, create, get, update and (where allowed) delete.
+// The routes every project- or organization-owned resource has: list, create, get, update and (where allowed) delete.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { rawQuery } from './query.ts';
@@ -35,4 +35,33 @@ export function projectResourceRoutes(router: Router, name: string, actions: Res
       ctx.status = 204;
     });
   }
+}
+
+export interface OrganizationResourceActions {
+  list(ctx: Context, query: Record<string, unknown>): Promise<unknown>;
+  create(ctx: Context, body: unknown): Promise<unknown>;
+  get(ctx: Context, id: string): Promise<unknown>;
+  update(ctx: Context, id: string, body: unknown): Promise<unknown>;
+  remove(ctx: Context, id: string, query: Record<string, unknown>): Promise<void>;
+}
+
+/** Registers `/<name>` and `/<name>/:id` for a resource the organization owns (rules, templates, background tracks). */
+export function organizationResourceRoutes(router: Router, name: string, actions: OrganizationResourceActions) {
+  router.get(`/${name}`, async (ctx) => {
+    ctx.body = await actions.list(ctx, rawQuery(ctx));
+  });
+  router.post(`/${name}`, async (ctx) => {
+    ctx.body = await actions.create(ctx, ctx.request.body);
+    ctx.status = 201;
+  });
+  router.get(`/${name}/:id`, async (ctx) => {
+    ctx.body = await actions.get(ctx, ctx.params.id!);
+  });
+  router.put(`/${name}/:id`, async (ctx) => {
+    ctx.body = await actions.update(ctx, ctx.params.id!, ctx.request.body);
+  });
+  router.delete(`/${name}/:id`, async (ctx) => {
+    await actions.remove(ctx, ctx.params.id!, rawQuery(ctx));
+    ctx.status = 204;
+  });
 }
