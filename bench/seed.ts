@@ -151,7 +151,7 @@ async function seedItem(store: EventStore, handlers: ContentHandlers, item: Seed
   const now = (minutes: number) => new Date(item.created.getTime() + minutes * MINUTE).toISOString();
   const life: ContentCommand[] = [];
   if (item.fate !== 'queued') life.push({ kind: 'StartProcessing', generation: 1, now: now(1) });
-  if (item.fate === 'processed') life.push({ kind: 'CompleteProcessing', generation: 1, media: media(contentId, item), published: item.wire.published !== false && random() < 0.95, now: now(2) });
+  if (item.fate === 'processed') life.push({ kind: 'CompleteProcessing', generation: 1, media: media(contentId, item), published: item.wire.published !== false && random() < 0.95, videoPublished: item.wire.video_published === true, now: now(2) });
   if (item.fate === 'error') life.push({ kind: 'FailProcessing', generation: 1, reason: 'synthesis failed (seeded)', now: now(2) });
   if (life.length > 0) await handleCommand(store, contentStream(contentId), lifeDecider, life);
 }

@@ -47,9 +47,11 @@ function evolveView(item: ContentItemView, event: ContentEvent, revision: number
     case 'ContentStreamStarted':
       return { ...item, revision, liveAudio: event.data.media, updated: event.data.started };
     case 'ContentProcessed': {
-      const { media, published, processed } = event.data;
+      const { media, published, videoPublished, processed } = event.data;
       const { audio, video, segments, summarySegments, duration } = media;
-      return { ...item, revision, status: 'processed', error: null, audio, liveAudio: null, video, segments, summarySegments, duration, published, updated: processed };
+      const audioWithIntroOutro = media.audioWithIntroOutro ?? [];
+      const processedItem = { ...item, revision, status: 'processed' as const, error: null, audio, audioWithIntroOutro, liveAudio: null, video, segments, summarySegments, duration, published, updated: processed };
+      return videoPublished === undefined ? processedItem : { ...processedItem, videoPublished };
     }
     case 'ContentProcessingFailed':
       return { ...item, revision, status: 'error', error: event.data.reason, liveAudio: null, updated: event.data.failed };

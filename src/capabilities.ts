@@ -15,6 +15,7 @@ import { pronunciationCapability } from './pronunciation/routes.ts';
 import { speakerCapability } from './speakers/routes.ts';
 import { videoTemplateCapability } from './videoTemplates/routes.ts';
 import { backgroundTrackCapability } from './backgroundTracks/routes.ts';
+import { videoPreviewCapability } from './video/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -32,4 +33,5 @@ export const capabilities: Capability[] = [
   speakerCapability,
   videoTemplateCapability,
   backgroundTrackCapability,
+  videoPreviewCapability,
 ];

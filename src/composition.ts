@@ -1,5 +1,6 @@
 // The composition root: turns configuration into adapters. Only main.ts and cli.ts call it.
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { AudioFetchLimits } from './media/fetchAudio.ts';
@@ -17,6 +18,8 @@ import { createEspeakEngine } from './media/engines/espeak.ts';
 import { createKokoroEngine } from './media/engines/kokoro.ts';
 import { createPiperEngine } from './media/engines/piper.ts';
 import { createDeliveryActivities } from './webhooks/activities.ts';
+import { createLimit } from './media/limit.ts';
+import { createVideoRenderer } from './video/render.ts';
 import type { DeliveryRetryPolicy } from './webhooks/delivery.ts';
 import { loadVoiceCatalogue as loadCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
 
@@ -73,17 +76,37 @@ const piperPythonOf = (config: Config) => path.join(config.PIPER_VENV, 'bin', 'p
 export const loadVoiceCatalogue = (config: Config, log: (message: string) => void) =>
   loadCatalogue({ piperPython: piperPythonOf(config), kokoroVenv: config.KOKORO_VENV, log });
 
-/** A neural engine's worker pool only when the catalogue offers one of its voices; espeak-ng always. */
-export function synthesizerOf(config: Config, voices: VoiceCatalogue) {
+/**
+ * A neural engine's worker pool only when the catalogue offers one of its voices; espeak-ng always. With `warmUp`
+ * (a process that generates), when the default voice is Piper's, its workers start and load it now, so that the
+ * first item does not wait for the model (1.5 to 2 s) before its first words.
+ */
+export function synthesizerOf(config: Config, voices: VoiceCatalogue, warmUp?: { log: (message: string) => void }) {
   const timeoutMs = config.SYNTHESIS_TIMEOUT_MS;
   const espeak = createEspeakEngine({ concurrency: config.SYNTHESIS_CONCURRENCY, timeoutMs });
   const offers = (engine: string) => voices.voices.some((voice) => voice.engine === engine);
   const piper = offers('piper')
-    ? createPiperEngine({ python: piperPythonOf(config), workers: config.PIPER_WORKERS, timeoutMs, maxRssMb: config.PIPER_WORKER_MAX_RSS_MB })
+    ? createPiperEngine({
+        python: piperPythonOf(config),
+        workers: config.PIPER_WORKERS,
+        threads: Math.max(1, Math.floor(availableParallelism() / config.PIPER_WORKERS)),
+        timeoutMs,
+        maxRssMb: config.PIPER_WORKER_MAX_RSS_MB,
+      })
     : undefined;
   const kokoro = offers('kokoro')
     ? createKokoroEngine({ venv: config.KOKORO_VENV, workers: config.KOKORO_WORKERS, timeoutMs, maxRssMb: config.KOKORO_WORKER_MAX_RSS_MB })
     : undefined;
+  const preferred = voices.defaultFor('en');
+  if (warmUp && piper && preferred?.engine === 'piper') {
+    const started = Date.now();
+    const workers = config.PIPER_WORKERS;
+    warmUp.log(`speech: warming ${workers} Piper worker(s) for the default voice ${preferred.name} (${preferred.language.code})`);
+    Promise.all(Array.from({ length: workers }, () => piper.warm(preferred.engineVoice))).then(
+      () => warmUp.log(`speech: ${workers} Piper worker(s) ready with ${preferred.name} in ${Date.now() - started} ms`),
+      (error: unknown) => warmUp.log(`speech: a Piper worker could not load ${preferred.name} (${String(error)}); items start their own`),
+    );
+  }
   return createSynthesizer({ espeak, piper, kokoro });
 }
 
@@ -94,16 +117,27 @@ export const audioLimitsOf = (config: Config): AudioFetchLimits => ({
   allowPrivate: config.FETCH_ALLOW_PRIVATE,
 });
 
+/** The video renderer: fonts and images fetched under the same address, size and time rules as audio. */
+export function videoRendererOf(config: Config) {
+  const fetchLimits = { maxBytes: 20 * 1024 * 1024, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE };
+  const fontCacheDir = path.join(config.DATA_DIR, 'fonts');
+  mkdirSync(fontCacheDir, { recursive: true });
+  return createVideoRenderer({ fontCacheDir, threads: config.VIDEO_RENDER_THREADS, fonts: fetchLimits, images: fetchLimits });
+}
+
 /** The generation activities with their real dependencies (Piper, Kokoro, espeak-ng, ffmpeg, the event store). */
-export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue) {
+export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue, log?: (message: string) => void) {
   return createGenerationActivities({
     events,
     voices,
     mediaDir: mediaDirOf(config),
-    synthesizer: synthesizerOf(config, voices),
+    // In-process generation only runs when enabled; a Temporal worker (TEMPORAL_ADDRESS) always generates.
+    synthesizer: synthesizerOf(config, voices, log && (config.GENERATION_ENABLED || config.TEMPORAL_ADDRESS) ? { log } : undefined),
     sampleRate: SAMPLE_RATE,
     audioLimits: audioLimitsOf(config),
+    videos: { renderer: videoRendererOf(config), limit: createLimit(config.VIDEO_RENDER_CONCURRENCY) },
     now: () => new Date(),
+    log,
   });
 }
 
@@ -127,6 +161,6 @@ export async function openWorkflowRunner(config: Config, events: EventStore, voi
     const { createTemporalRunner } = await import('./infrastructure/workflows/temporal.ts');
     return createTemporalRunner(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
   }
-  return createInProcessRunner(generationActivities(config, events, voices), deliveryActivities(config, events), log);
+  return createInProcessRunner(generationActivities(config, events, voices, log), deliveryActivities(config, events), log);
 }
 

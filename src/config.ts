@@ -45,8 +45,12 @@ export const configSchema = z.object({
   SYNTHESIS_CONCURRENCY: positiveInt(2),
   /** Piper's virtual environment (scripts/install-venv.sh puts it beside the tools directory); without it, espeak-ng speaks every language. */
   PIPER_VENV: z.string().min(1).default('/root/.cache/service-tools/piper'),
-  /** Long-lived Piper worker processes, each about 500 MB: how many texts Piper speaks at once. */
-  PIPER_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  /**
+   * Long-lived Piper worker processes, each about 500 MB: how many texts Piper speaks at once. The cores are shared
+   * among them (onnxruntime threads per worker: cores / workers); two one-thread workers on two cores narrate an
+   * article in about three quarters of the time one two-thread worker takes.
+   */
+  PIPER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   /** A Piper worker whose peak memory passes this is replaced after its request. */
   PIPER_WORKER_MAX_RSS_MB: z.coerce.number().int().min(256).default(1024),
   /** Kokoro's virtual environment, its English voices in voices/ (scripts/install-tools.sh); without it, no Kokoro voice is offered. */
@@ -55,6 +59,9 @@ export const configSchema = z.object({
   KOKORO_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** A Kokoro worker whose peak memory passes this is replaced after its request. */
   KOKORO_WORKER_MAX_RSS_MB: z.coerce.number().int().min(256).default(2048),
+  /** Video renders (one ffmpeg each) running at once in a process, and the encoder threads each may take. */
+  VIDEO_RENDER_CONCURRENCY: positiveInt(1),
+  VIDEO_RENDER_THREADS: positiveInt(2),
   AUDIO_FETCH_MAX_BYTES: positiveInt(100 * 1024 * 1024),
   AUDIO_FETCH_TIMEOUT_MS: positiveInt(30_000),
   /** Lets outbound fetches (audio files, ...) reach loopback, private and link-local addresses: for local use and tests. */

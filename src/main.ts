@@ -1,7 +1,7 @@
 // Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
 import 'reflect-metadata';
 import { loadConfig } from './config.ts';
-import { audioLimitsOf, deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, webhookSettingsOf } from './composition.ts';
+import { audioLimitsOf, deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, videoRendererOf, webhookSettingsOf } from './composition.ts';
 import { createGenerationReactor } from './generation/reactor.ts';
 import { createWebhookReactor } from './webhooks/reactor.ts';
 import { createPreviewReactor } from './pronunciation/preview.ts';
@@ -96,6 +96,7 @@ const app = await createApp({
   runner,
   voices,
   synthesizer: synthesizerOf(config, voices),
+  videoRenderer: videoRendererOf(config),
   mediaDir: mediaDirOf(config),
   audioLimits: audioLimitsOf(config),
   publicBaseUrl: config.PUBLIC_BASE_URL,

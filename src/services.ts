@@ -4,6 +4,7 @@ import type { ReadStore } from './infrastructure/readStore/port.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { VoiceCatalogue } from './voices/catalogue.ts';
 import type { Synthesizer } from './media/synthesizer.ts';
+import type { VideoRenderer } from './video/port.ts';
 import type { AudioFetchLimits } from './media/fetchAudio.ts';
 import type { Logger } from './logging.ts';
 import type { RequestCounter } from './http/rateLimit.ts';
@@ -20,6 +21,8 @@ export interface AppDeps {
   voices: VoiceCatalogue;
   /** Speaks voice design previews (generation has its own, in the workflow runner or worker). */
   synthesizer: Synthesizer;
+  /** Renders the video settings previews (generation has its own, in the workflow runner or worker). */
+  videoRenderer: VideoRenderer;
   mediaDir: string;
   /** How pre-recorded audio is fetched (background tracks probe theirs on create). */
   audioLimits: AudioFetchLimits;

@@ -17,6 +17,7 @@ if (!config.TEMPORAL_ADDRESS) {
 }
 
 const events = await openEventStore(config);
+const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
 const bundle = path.join(import.meta.dirname, '../build/workflows.js');
 const worker = await Worker.create({
   connection: await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }),
@@ -24,7 +25,7 @@ const worker = await Worker.create({
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   // Production images carry a prebuilt bundle (npm run build:workflows); a checkout bundles at start.
   ...(existsSync(bundle) ? { workflowBundle: { codePath: bundle } } : { workflowsPath: path.join(import.meta.dirname, '../workflows/index.ts') }),
-  activities: { ...generationActivities(config, events, await loadVoiceCatalogue(config, (message) => console.log(`${new Date().toISOString()} ${message}`))), ...deliveryActivities(config, events) },
+  activities: { ...generationActivities(config, events, await loadVoiceCatalogue(config, log), log), ...deliveryActivities(config, events) },
 });
 console.log(`${new Date().toISOString()} worker polling task queue ${config.TEMPORAL_TASK_QUEUE} on ${config.TEMPORAL_ADDRESS}`);
 const stop = () => worker.shutdown();

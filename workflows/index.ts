@@ -1,14 +1,15 @@
 // Temporal workflow definitions (deterministic, no I/O): the generation lifecycle and the webhook delivery
 // lifecycle over proxied activities.
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { GenerationActivities, GenerationInput } from '../src/generation/lifecycle.ts';
 import { generationLifecycle, generationRetry } from '../src/generation/lifecycle.ts';
 import type { DeliveryActivities, DeliveryEnd, DeliveryInput } from '../src/webhooks/delivery.ts';
 import { deliveryLifecycle, deliveryRecordRetry } from '../src/webhooks/delivery.ts';
 
-const activities = proxyActivities<GenerationActivities>({
+const generationOptions = {
   startToCloseTimeout: '15 minutes',
-  // A worker killed mid-activity is noticed after this long, and the activity runs again elsewhere.
+  // A worker killed mid-activity is noticed after this long, and the activity runs again elsewhere; a cancelled
+  // workflow's activities hear of it with their next heartbeat.
   heartbeatTimeout: '15 seconds',
   retry: {
     initialInterval: generationRetry.initialIntervalMs,
@@ -16,10 +17,26 @@ const activities = proxyActivities<GenerationActivities>({
     maximumInterval: generationRetry.maximumIntervalMs,
     maximumAttempts: generationRetry.maximumAttempts,
   },
-});
+} as const;
+const activities = proxyActivities<GenerationActivities>(generationOptions);
+// Every size of a long article's video, renders waiting their turn behind other items' ones: longer than narration.
+// Heartbeats reach the server at most every 80% of the timeout, and a cancellation reaches the render with the next
+// one: a shorter timeout stops a cancelled render's ffmpeg sooner.
+const { renderVideos } = proxyActivities<GenerationActivities>({ ...generationOptions, startToCloseTimeout: '2 hours', heartbeatTimeout: '5 seconds' });
 
 export async function generateContent(input: GenerationInput): Promise<string> {
-  return generationLifecycle(activities, input);
+  return generationLifecycle(
+    {
+      startProcessing: activities.startProcessing,
+      generateMedia: activities.generateMedia,
+      // Workflows started before the video step existed replay without it (their history has no render to match).
+      renderVideos: (input, media) => (patched('render-videos') ? renderVideos(input, media) : Promise.resolve([])),
+      recordProcessed: activities.recordProcessed,
+      recordSkipped: activities.recordSkipped,
+      recordFailed: activities.recordFailed,
+    },
+    input,
+  );
 }
 
 // One attempt is one activity run: the lifecycle, not Temporal, decides when to send again.

@@ -1,9 +1,11 @@
 // Background track use cases of the REST routes. Organization keys read and write every track of the organization;
 // project keys read their project's tracks and the organization's, and write only their project's.
+import path from 'node:path';
 import type { Context } from 'koa';
 import type { Services } from '../services.ts';
 import type { AudioFetchLimits } from '../media/fetchAudio.ts';
 import { principalOf, type Principal } from '../http/auth.ts';
+import { baseUrlOf } from '../http/public.ts';
 import { organizationResourceAccess } from '../shared/crud/actions.ts';
 import { forbidden, notFound } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
@@ -13,6 +15,8 @@ import { backgroundTrackStream } from './events.ts';
 import { createBackgroundTrackHandlers } from './handlers.ts';
 import { findBackgroundTrack, listBackgroundTracks, visibleTo, type BackgroundTrackView } from './readModel.ts';
 import { backgroundTrackToWire } from './wire.ts';
+import { probeUploadSeconds } from './probe.ts';
+import { bodyOf, discard, receiveUpload } from './upload.ts';
 
 export type BackgroundTrackActions = ReturnType<typeof backgroundTrackActions>;
 
@@ -30,7 +34,7 @@ function scopedBody(principal: Principal, body: unknown): unknown {
   return body;
 }
 
-export function backgroundTrackActions({ events, read, runner, now }: Services, limits: AudioFetchLimits) {
+export function backgroundTrackActions({ events, read, runner, now, mediaDir, publicBaseUrl }: Services, limits: AudioFetchLimits) {
   const handlers = createBackgroundTrackHandlers(events, read, limits);
 
   const access = organizationResourceAccess({ events, read, runner }, findBackgroundTrack, (_, id) => ({ stream: backgroundTrackStream(id), projection: backgroundTracksProjection }));
@@ -48,6 +52,21 @@ export function backgroundTrackActions({ events, read, runner, now }: Services, 
     return found;
   };
 
+  /** The upload is kept under the media folder, which serves it at the track's `url`; a refused one is not kept. */
+  async function createUploaded(ctx: Context, principal: Principal) {
+    const upload = await receiveUpload(ctx, mediaDir, limits.maxBytes);
+    let created: { id: number; position: number };
+    try {
+      const body = scopedBody(principal, bodyOf(upload, `${baseUrlOf(ctx, publicBaseUrl)}/media/${upload.file}`));
+      const duration = await probeUploadSeconds(path.join(mediaDir, upload.file), upload.filename, limits);
+      created = await handlers.createUploaded(principal.organizationId, body, { file: upload.file, duration }, now());
+    } catch (error) {
+      await discard(mediaDir, upload);
+      throw error;
+    }
+    return afterWrite(principal.organizationId, created.id, created.position);
+  }
+
   return {
     async list(ctx: Context, query: Record<string, unknown>) {
       const page = parseOrThrow(pageQuery, { 'pagination[limit]': query['pagination[limit]'], 'pagination[offset]': query['pagination[offset]'] }, 'Invalid query parameters');
@@ -55,6 +74,7 @@ export function backgroundTrackActions({ events, read, runner, now }: Services, 
     },
     async create(ctx: Context, body: unknown) {
       const principal = principalOf(ctx);
+      if (ctx.request.is('multipart/form-data')) return createUploaded(ctx, principal);
       const { id, position } = await handlers.create(principal.organizationId, scopedBody(principal, body), now());
       return afterWrite(principal.organizationId, id, position);
     },
@@ -70,6 +90,8 @@ export function backgroundTrackActions({ events, read, runner, now }: Services, 
       const principal = principalOf(ctx);
       const found = await writable(principal, ref);
       await runner.waitFor(await handlers.remove!(principal.organizationId, found.id, now()));
+      // Narrations already made carry the music in their own files: nothing else reads an upload.
+      if (found.file) await discard(mediaDir, { file: found.file });
     },
   };
 }

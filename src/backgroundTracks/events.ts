@@ -1,6 +1,9 @@
 // The facts of background tracks (`background-track-<id>`), owned by an organization and optionally scoped to a project.
-/** Stored fields: `duration` in seconds, as probed from the audio behind `url`. */
-export type BackgroundTrackFields = { name: string; url: string; volume: number; project: { id: number } | null; duration: number };
+/**
+ * Stored fields: `duration` in seconds, as probed from the audio behind `url`. `file`: where an uploaded track's audio
+ * is kept, under the media folder (its `url` serves it); null or absent for a track fetched from its `url`.
+ */
+export type BackgroundTrackFields = { name: string; url: string; volume: number; project: { id: number } | null; duration: number; file?: string | null };
 
 export type BackgroundTrackCreated = {
   type: 'BackgroundTrackCreated';

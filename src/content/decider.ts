@@ -28,7 +28,7 @@ export type ContentCommand =
   | { kind: 'RegenerateContent'; projectId: number; now: string }
   | { kind: 'StartProcessing'; generation: number; now: string }
   | { kind: 'StartStream'; generation: number; media: MediaFileRecord; now: string }
-  | { kind: 'CompleteProcessing'; generation: number; media: GeneratedMedia; published: boolean; now: string }
+  | { kind: 'CompleteProcessing'; generation: number; media: GeneratedMedia; published: boolean; videoPublished: boolean; now: string }
   | { kind: 'FailProcessing'; generation: number; reason: string; now: string }
   | { kind: 'SkipProcessing'; generation: number; reason: string; now: string };
 
@@ -101,8 +101,8 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
       }
       case 'CompleteProcessing': {
         if (!isCurrent(state, command.generation) || state.generationStatus !== 'processing') return [];
-        const { generation, media, published, now } = command;
-        return [{ type: 'ContentProcessed', data: { generation, media, published, processed: now } }];
+        const { generation, media, published, videoPublished, now } = command;
+        return [{ type: 'ContentProcessed', data: { generation, media, published, videoPublished, processed: now } }];
       }
       case 'FailProcessing':
         if (!isCurrent(state, command.generation) || isFinished(state)) return [];

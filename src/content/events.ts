@@ -19,7 +19,11 @@ export type ContentProcessingStarted = { type: 'ContentProcessingStarted'; data:
  * generation ends. `media` keeps its id and URL in the completed set; its duration is 0 (not known yet).
  */
 export type ContentStreamStarted = { type: 'ContentStreamStarted'; data: { generation: number; media: MediaFileRecord; started: string } };
-export type ContentProcessed = { type: 'ContentProcessed'; data: { generation: number; media: GeneratedMedia; published: boolean; processed: string } };
+/** `videoPublished`: recorded since video is rendered; older events leave the item's value as it was. */
+export type ContentProcessed = {
+  type: 'ContentProcessed';
+  data: { generation: number; media: GeneratedMedia; published: boolean; videoPublished?: boolean; processed: string };
+};
 export type ContentProcessingFailed = { type: 'ContentProcessingFailed'; data: { generation: number; reason: string; failed: string } };
 export type ContentSkipped = { type: 'ContentSkipped'; data: { generation: number; reason: string; skipped: string } };
 
@@ -29,11 +33,15 @@ export interface MediaFileRecord {
   url: string;
   duration: number;
   variant: 'article' | 'summary';
+  /** Video files only: the frame size it was rendered in. */
+  video_size?: { name: string; width: number; height: number };
 }
 
 export interface GeneratedMedia {
   audio: MediaFileRecord[];
   video: MediaFileRecord[];
+  /** The article with the project's intro and outro around it (absent from facts recorded before they existed). */
+  audioWithIntroOutro?: MediaFileRecord[];
   segments: Record<string, unknown>[];
   summarySegments: Record<string, unknown>[];
   duration: number;

@@ -32,6 +32,8 @@ export type ContentItemView = Omit<ContentFields, 'segments' | 'metadata'> & {
   /** While processing, the growing playlist of the generation being made (ContentStreamStarted); answered as `audio`. */
   liveAudio?: MediaFileRecord | null;
   video: MediaFileRecord[];
+  /** The article with the project's intro and outro around it; absent from documents projected before they existed. */
+  audioWithIntroOutro?: MediaFileRecord[];
   segments: Record<string, unknown>[];
   summarySegments?: Record<string, unknown>[];
   duration: number | null;

@@ -155,7 +155,7 @@ export function contentToWire(item: ContentItemView, detail: Detail, baseUrl: st
     // While processing, the playlist that grows as the item is made (docs/generation.md, "Listening while it is made").
     audio: mediaToWire(item.liveAudio ? [item.liveAudio] : item.audio, baseUrl),
     video: mediaToWire(item.video, baseUrl),
-    audio_with_intro_outro: [],
+    audio_with_intro_outro: mediaToWire(item.audioWithIntroOutro ?? [], baseUrl),
     summarization: {},
     // Markers and segment-relative word times (src/content/segments.ts, issue 9 item 13).
     segments: segmentsAt(segmentsForClients(item._id, item.segments), detail),

@@ -16,17 +16,23 @@ import { renderVariant, type RenderDeps, type RenderedVariant } from './render.t
 import { contentSourceOf, projectSettingsOf } from './source.ts';
 import { MediaError, type MediaFailure } from '../media/errors.ts';
 import { scopeRulesOf } from '../pronunciation/apply.ts';
+import { fetchIntroOutro, loadMusic, productionOf, renderWithIntroOutro } from './production.ts';
+import { renderItemVideos, type VideoDeps } from './videos.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects']);
 const HLS = 'application/x-mpegURL';
+/** Audio a generation works with that is not media: removed once the media exist. */
+const SCRATCH_AUDIO = ['music.wav', 'intro.wav', 'outro.wav', 'article-timeline.wav'];
 
 export interface GenerationDeps extends RenderDeps {
   events: EventStore;
   voices: VoiceCatalogue;
   /** Where media files are written; they are served under /media/. */
   mediaDir: string;
+  videos: VideoDeps;
   now: () => Date;
+  log?: (message: string) => void;
 }
 
 /** Inside a Temporal activity, tells the server this worker is alive; elsewhere there is no one to tell. */
@@ -38,6 +44,15 @@ function heartbeat() {
   }
 }
 
+/** Inside a Temporal activity, aborted when the workflow is cancelled (heartbeats carry the news); elsewhere none. */
+function cancellation(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}
+
 export const mediaPath = (input: GenerationInput) => `${input.contentId}/${input.generation}`;
 
 export function createGenerationActivities(deps: GenerationDeps): GenerationActivities {
@@ -46,7 +61,7 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
 
   const url = (input: GenerationInput, file: string) => `/media/${mediaPath(input)}/${path.basename(file)}`;
   /** `hlsId`: the id the growing playlist was announced with, if it was. */
-  const files = async (input: GenerationInput, variant: 'article' | 'summary', rendered: RenderedVariant, hlsId?: number): Promise<MediaFileRecord[]> => {
+  const files = async (input: GenerationInput, variant: 'article' | 'summary', rendered: Pick<RenderedVariant, 'mp3Path' | 'hlsPlaylistPath' | 'durationMs'>, hlsId?: number): Promise<MediaFileRecord[]> => {
     const duration = rendered.durationMs;
     return [
       { id: await allocateId(deps.events, 'media'), content_type: 'audio/mpeg', url: url(input, rendered.mp3Path), duration, variant },
@@ -85,12 +100,23 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
         const { state } = await decide(input, { kind: 'StartStream', generation: input.generation, media, now: now() });
         if (state.generation === input.generation && state.liveAudio) hlsId = state.liveAudio.id;
       };
+      const production = await productionOf(deps.events, source, project, projectEvents);
+      // The track, the intro and the outro are fetched while the first sentences are spoken; the assembler waits for
+      // the track before its first part.
+      const music = production.track ? loadMusic(production.track, dir, deps) : undefined;
+      music?.catch(() => undefined);
+      const introOutro = production.intro || production.outro ? fetchIntroOutro(production, dir, deps) : undefined;
+      introOutro?.catch(() => undefined);
+      const timelineWavPath = introOutro ? path.join(dir, 'article-timeline.wav') : undefined;
       const beating = setInterval(heartbeat, 2_000);
       try {
-        const article = await renderVariant(plan.article, dir, 'article', pauses, rendering, now(), { onListenable });
-        const summary = plan.summary.length > 0 ? await renderVariant(plan.summary, dir, 'summary', pauses, rendering, now()) : null;
+        const article = await renderVariant(plan.article, dir, 'article', pauses, rendering, now(), { onListenable, music, timelineWavPath });
+        const summary = plan.summary.length > 0 ? await renderVariant(plan.summary, dir, 'summary', pauses, rendering, now(), { music }) : null;
+        const bookended = introOutro && timelineWavPath ? await renderWithIntroOutro(timelineWavPath, await introOutro, dir) : null;
+        await Promise.all(SCRATCH_AUDIO.map((file) => rm(path.join(dir, file), { force: true })));
         const audio = [...(await files(input, 'article', article, hlsId)), ...(summary ? await files(input, 'summary', summary) : [])];
-        const media: GeneratedMedia = { audio, video: [], segments: article.segments, summarySegments: summary?.segments ?? [], duration: article.durationMs };
+        const audioWithIntroOutro = bookended ? await files(input, 'article', { ...bookended, durationMs: Math.round(bookended.durationMs) }) : [];
+        const media: GeneratedMedia = { audio, video: [], audioWithIntroOutro, segments: article.segments, summarySegments: summary?.segments ?? [], duration: article.durationMs };
         return { kind: 'media', media, published: source.fields.published ?? project.autoPublishEnabled };
       } catch (error) {
         // A failed attempt leaves no files behind; a fetch the address rule refused fails the same way every time.
@@ -102,8 +128,21 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       }
     },
 
+    async renderVideos(input, media) {
+      const beating = setInterval(heartbeat, 2_000);
+      try {
+        return await renderItemVideos(deps, input, media, cancellation());
+      } finally {
+        clearInterval(beating);
+      }
+    },
+
     async recordProcessed(input, media, published) {
-      await decide(input, { kind: 'CompleteProcessing', generation: input.generation, media, published, now: now() });
+      // Like `published`: the item's own choice, else the project's auto_video_publish_enabled, for video it has.
+      const source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
+      const project = projectSettingsOf(await deps.events.readStream(projectStream(source.projectId)));
+      const videoPublished = source.fields.videoPublished ?? (project.autoVideoPublishEnabled && media.video.length > 0);
+      await decide(input, { kind: 'CompleteProcessing', generation: input.generation, media, published, videoPublished, now: now() });
     },
     async recordSkipped(input, reason) {
       await decide(input, { kind: 'SkipProcessing', generation: input.generation, reason, now: now() });

@@ -1,6 +1,6 @@
 // The generation lifecycle, queued → processing → processed | skipped | error, run by Temporal or in-process.
 // Deterministic and free of I/O: every effect is an activity, so Temporal can replay it.
-import type { GeneratedMedia } from '../content/events.ts';
+import type { GeneratedMedia, MediaFileRecord } from '../content/events.ts';
 
 export interface GenerationInput {
   contentId: string;
@@ -14,6 +14,8 @@ export interface GenerationActivities {
   startProcessing(input: GenerationInput): Promise<boolean>;
   /** Prepares text, synthesizes, fetches and assembles; idempotent (same files for the same generation). */
   generateMedia(input: GenerationInput): Promise<MediaOutcome>;
+  /** Renders the videos the item's effective video settings ask for from the narration `media` holds; [] when none. */
+  renderVideos(input: GenerationInput, media: GeneratedMedia): Promise<MediaFileRecord[]>;
   recordProcessed(input: GenerationInput, media: GeneratedMedia, published: boolean): Promise<void>;
   recordSkipped(input: GenerationInput, reason: string): Promise<void>;
   recordFailed(input: GenerationInput, reason: string): Promise<void>;
@@ -40,7 +42,16 @@ export async function generationLifecycle(activities: GenerationActivities, inpu
     await activities.recordSkipped(input, outcome.reason);
     return 'skipped';
   }
-  await activities.recordProcessed(input, outcome.media, outcome.published);
+  // Its own step, retried on its own: a failed render does not make the narration again. The item is processed
+  // only once every video it asks for exists.
+  let video: MediaFileRecord[];
+  try {
+    video = await activities.renderVideos(input, outcome.media);
+  } catch (error) {
+    await activities.recordFailed(input, failureReason(error));
+    return 'error';
+  }
+  await activities.recordProcessed(input, { ...outcome.media, video }, outcome.published);
   return 'processed';
 }
 

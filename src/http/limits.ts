@@ -24,6 +24,11 @@ export const MAX_JSON_DEPTH = 32;
 export const MAX_FREE_FORM_ENTRIES = 1000;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/**
+ * The one route that takes a multipart/form-data upload (a background track's audio): its handler reads the body
+ * itself, straight to a file, within the audio size limit (src/backgroundTracks/upload.ts).
+ */
+const MULTIPART_ROUTES = new Set(['POST /v1/background_tracks']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Like the body parser it replaces: only an object or an array at the top. */
 const OBJECT_OR_ARRAY = /^[\x20\t\n\r]*[[{]/;
@@ -38,6 +43,7 @@ export function jsonBodies(limits: BodyLimits) {
       ctx.request.body = {};
       return next();
     }
+    if (MULTIPART_ROUTES.has(`${ctx.method} ${ctx.path}`) && ctx.request.is('multipart/form-data')) return next();
     const charset = ctx.request.charset.toLowerCase();
     if (!ctx.request.is('json', '+json') || (charset !== '' && charset !== 'utf-8' && charset !== 'utf8')) {
       return sendError(ctx, 415, 'Unsupported Media Type: send the body as application/json in UTF-8');

@@ -13,6 +13,7 @@ const contentTypes: Record<string, string> = {
   '.aac': 'audio/aac',
   '.mp4': 'video/mp4',
   '.vtt': 'text/vtt',
+  '.png': 'image/png',
 };
 
 export function mediaFiles(mediaDir: string) {

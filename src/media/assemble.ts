@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { MediaError } from './errors.ts';
 import { createLeveller } from './loudness.ts';
+import { createMusicMixer, MUSIC_TAIL_MS, type MusicBed, type MusicMixer } from './musicBed.ts';
+import { openTimelineTap } from './timelineTap.ts';
 import { runTool, tail } from './tool.ts';
 import { isPcm16Mono, parseWav, type WavAudio } from './wav.ts';
 
@@ -36,12 +38,16 @@ const MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7'
 // libmp3lame plays back 0.45 dB below its input whatever the frequency, level or bitrate (a 440 Hz tone
 // at −10.06 dBFS peak decodes at −10.51); levelling gives it back beforehand.
 const MP3_GAIN_DB = -0.45;
-const HLS_SEGMENT_SECONDS = 6;
+// Short segments let a listener start early: the first is listed once 2 s of speech are encoded (a title, or the
+// first sentence) rather than 6 s. ffmpeg's hls_init_time cannot shorten only the first: with hls_list_size=0
+// (every segment stays listed) it applies to all of them.
+const HLS_SEGMENT_SECONDS = 2;
 // Lets the segments' MPEG-TS muxer gather up to 0.7 s of mp3 frames per PES packet, as ffmpeg's own outputs
 // do (-muxdelay); a tee's outputs default to none, and one 209-byte frame per packet makes segments 64% larger.
 const HLS_MAX_DELAY_US = 700_000;
-// How often the growing playlist is read, while encoding, for its first segment.
-const PLAYLIST_POLL_MS = 200;
+// How often the growing playlist (a few hundred bytes) is read, while encoding, for its first segment; the reads
+// stop once it is seen.
+const PLAYLIST_POLL_MS = 50;
 // Levelled parts are 16-bit samples in the machine's byte order.
 const LITTLE_ENDIAN = endianness() === 'LE';
 const PCM_FORMAT = LITTLE_ENDIAN ? 's16le' : 's16be';
@@ -53,6 +59,13 @@ export interface AssemblyOptions {
    * finish() waits for it, and fails with it.
    */
   onListenable?: () => Promise<void>;
+  /**
+   * Background music mixed under the timeline (src/media/musicBed.ts), awaited when the first part comes, so that
+   * fetching the track overlaps synthesis. With music the timeline goes on at least MUSIC_TAIL_MS after the last part, while it fades out.
+   */
+  music?: Promise<MusicBed | null>;
+  /** Where to keep a WAV copy of the timeline exactly as encoded (src/media/timelineTap.ts). */
+  timelineWavPath?: string;
 }
 
 /** The timeline as it is being spoken: parts go to the encoder in order, as soon as each is ready. */
@@ -70,7 +83,7 @@ export interface AssemblyWriter {
  * The timeline is built here rather than by ffmpeg filters so that every offset is a whole sample count.
  *
  * One encoder feeds two files through ffmpeg's tee muxer: the mp3, and an HLS rendition (the same mp3 frames in
- * ~6 s MPEG-TS segments) whose EVENT playlist grows as segments are written and is closed with #EXT-X-ENDLIST at
+ * ~2 s MPEG-TS segments) whose EVENT playlist grows as segments are written and is closed with #EXT-X-ENDLIST at
  * the end. ffmpeg writes each segment and each version of the playlist to a temporary file and renames it, so
  * a segment file exists only once complete, and a reader never sees half a playlist. ffmpeg runs in the output
  * folder, so the names in the tee's specification need no escaping. The mp3 is byte for byte the one a single
@@ -100,31 +113,48 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
   encoding.catch(() => undefined);
   const watcher = watchPlaylist(hlsPlaylistPath, options.onListenable);
   const level = createLeveller(MP3_GAIN_DB);
+  const tap = options.timelineWavPath ? openTimelineTap(options.timelineWavPath, sampleRate) : null;
   const offsetsMs: number[] = [];
   let samples = 0;
-  const silence = (ms: number) => {
+  let music: MusicMixer | null = null;
+  /** Silence, with the music mixed in as the pause's place calls for. */
+  const silence = (ms: number, mixMusic?: (mixer: MusicMixer, pcm: Int16Array) => void) => {
     const count = Math.round((ms * sampleRate) / 1000);
     samples += count;
-    return Buffer.alloc(count * 2);
+    const pause = Buffer.alloc(count * 2);
+    if (music) mixMusic?.(music, new Int16Array(pause.buffer, pause.byteOffset, count));
+    return pause;
+  };
+  const send = (pcm: Buffer) => {
+    tap?.write(pcm);
+    input.write(pcm);
   };
   return {
     async append(wavPath, pauseBeforeMs) {
+      if (offsetsMs.length === 0 && options.music) {
+        const bed = await options.music;
+        music = bed ? createMusicMixer(bed, sampleRate, MP3_GAIN_DB) : null;
+      }
       const wav = await readWav(wavPath);
       const pcm = wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : await resample(wavPath, sampleRate);
       const sound = level(pcm16(pcm), sampleRate);
-      if (offsetsMs.length > 0) input.write(silence(pauseBeforeMs));
+      if (offsetsMs.length > 0) send(silence(pauseBeforeMs, (mixer, pause) => mixer.betweenSentences(pause)));
       offsetsMs.push((samples * 1000) / sampleRate);
-      input.write(Buffer.from(sound.buffer, sound.byteOffset, sound.byteLength));
+      music?.underSpeech(sound);
+      send(Buffer.from(sound.buffer, sound.byteOffset, sound.byteLength));
       samples += sound.length;
     },
     async finish(trailingPauseMs = 0) {
       if (offsetsMs.length === 0) {
         input.end();
+        tap?.abort();
         throw new MediaError('invalid-input', 'nothing to assemble');
       }
-      input.end(silence(trailingPauseMs));
+      const ending = silence(music ? Math.max(trailingPauseMs, MUSIC_TAIL_MS) : trailingPauseMs, (mixer, pause) => mixer.atTheEnd(pause));
+      tap?.write(ending);
+      input.end(ending);
       try {
-        await encoding;
+        await Promise.all([encoding, tap?.close()]);
       } finally {
         watcher.stop();
       }
@@ -134,6 +164,7 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
     },
     abort() {
       watcher.stop();
+      tap?.abort();
       input.end();
     },
   };

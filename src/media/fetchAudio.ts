@@ -66,7 +66,8 @@ async function download(url: string, path: string, { maxBytes, timeoutMs, allowP
   }
 }
 
-async function decode(input: string, wavPath: string, sampleRate: number, timeoutMs: number, url: string): Promise<void> {
+/** Decodes a local file to 16-bit mono WAV at `sampleRate`; `url` names it in messages. */
+export async function decode(input: string, wavPath: string, sampleRate: number, timeoutMs: number, url: string): Promise<void> {
   const args = ['-v', 'error', '-nostdin', '-y', '-i', input, '-vn', '-map_metadata', '-1', '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
   const run = await runTool('ffmpeg', args, { timeoutMs: Math.max(1, timeoutMs) });
   if (run.timedOut) throw new MediaError('timeout', `decoding ${url} took longer than the time left`);

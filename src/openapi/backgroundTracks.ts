@@ -1,4 +1,4 @@
-// The organization's background tracks in the OpenAPI document: JSON bodies naming the audio by URL (no uploads yet).
+// The organization's background tracks in the OpenAPI document: JSON bodies naming the audio by URL, or uploads of it.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { backgroundTrackSchemas } from '../backgroundTracks/commands.ts';
@@ -10,6 +10,13 @@ const common = { tags: ['Audio'], security: [{ [API_KEY_SCHEME]: [] }] };
 const collection = '/background_tracks';
 const member = `${collection}/{id}`;
 const params = z.object({ id: numericId });
+/** A create by upload (src/backgroundTracks/upload.ts): form fields are text, checked like the JSON body's. */
+const uploadForm = z.object({
+  file: z.string().meta({ format: 'binary', description: 'The audio, at most AUDIO_FETCH_MAX_BYTES (413 above); decoded and measured now (422 at `file` when it cannot be)' }),
+  name: z.string().min(1).max(200),
+  volume: z.string().optional().meta({ description: 'An integer from 0 to 100; 100 when left out' }),
+  project_id: z.string().optional().meta({ description: "The project the track belongs to; `null` or left out: the organization's (project keys: their own project)" }),
+});
 
 export function registerBackgroundTracks(registry: OpenAPIRegistry) {
   const links = linksTo(
@@ -30,8 +37,12 @@ export function registerBackgroundTracks(registry: OpenAPIRegistry) {
     method: 'post',
     path: collection,
     operationId: 'createBackgroundTrack',
-    summary: 'Create a background track from the audio at `url`, fetched and measured now (422 at `url` when it cannot be fetched or decoded). File uploads are not supported yet',
-    request: { headers: idempotencyHeaders, body: jsonBody(backgroundTrackSchemas.create) },
+    summary:
+      'Create a background track from the audio at `url`, fetched and measured now (422 at `url` when it cannot be fetched or decoded), or from an uploaded `file` (multipart/form-data), kept and served at the `url` it is given',
+    request: {
+      headers: idempotencyHeaders,
+      body: { required: true, content: { 'application/json': { schema: backgroundTrackSchemas.create }, 'multipart/form-data': { schema: uploadForm } } },
+    },
     responses: { 201: { ...json(backgroundTrackWire, 'Created'), links }, ...writeErrors(403) },
   });
   registry.registerPath({

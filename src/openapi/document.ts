@@ -9,6 +9,7 @@ import { registerOrganizationResources } from './organizationResources.ts';
 import { registerVoices } from './voices.ts';
 import { registerVideoTemplates } from './videoTemplates.ts';
 import { registerBackgroundTracks } from './backgroundTracks.ts';
+import { registerVideoPreviews } from './videoPreview.ts';
 
 export function buildOpenApiDocument() {
   const registry = createRegistry();
@@ -19,6 +20,7 @@ export function buildOpenApiDocument() {
   registerOrganizationResources(registry);
   registerVideoTemplates(registry);
   registerBackgroundTracks(registry);
+  registerVideoPreviews(registry);
   registerPublicOperations(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -1,5 +1,5 @@
 // Errors as values with a kind; mapped to HTTP and GraphQL in one place each.
-export type ErrorKind = 'Invalid' | 'NotFound' | 'Conflict' | 'Unauthorized' | 'Forbidden' | 'BadRequest';
+export type ErrorKind = 'Invalid' | 'NotFound' | 'Conflict' | 'Unauthorized' | 'Forbidden' | 'BadRequest' | 'TooLarge';
 
 export interface FieldError {
   location: string;
@@ -29,4 +29,5 @@ export const httpStatusOf: Record<ErrorKind, number> = {
   NotFound: 404,
   Conflict: 409,
   Invalid: 422,
+  TooLarge: 413,
 };

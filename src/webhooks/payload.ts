@@ -67,7 +67,9 @@ export function contentNotification(kind: ContentNotificationKind, contentId: st
   const { projectId, fields } = contentSourceOf(events);
   const progress = progressOf(events as unknown as ContentEvent[]);
   const files = (records: MediaFileRecord[]) =>
-    progress.deleted ? [] : records.map(({ id, content_type, url, duration, variant }) => ({ id, content_type, url: `${baseUrl}${url}`, duration, variant }));
+    progress.deleted
+      ? []
+      : records.map(({ id, content_type, url, duration, variant, video_size }) => ({ id, content_type, url: `${baseUrl}${url}`, duration, variant, ...(video_size ? { video_size } : {}) }));
   const audio = files(progress.audio);
   const video = files(progress.video);
   const data = {

@@ -2,14 +2,14 @@
 // workerPool.ts, which also serves Kokoro).
 import { fileURLToPath } from 'node:url';
 import { runTool } from '../tool.ts';
-import { createWorkerEngine, type NeuralEngine, type WorkerPoolOptions } from './workerPool.ts';
+import { createWorkerEngine, type WarmableEngine, type WorkerPoolOptions } from './workerPool.ts';
 
 export const workerScript = fileURLToPath(new URL('./piperWorker.py', import.meta.url));
 
-/** Piper's venv Python (piper-tts and the voice packages), and the pool's bounds. */
-export type PiperOptions = WorkerPoolOptions;
+/** Piper's venv Python (piper-tts and the voice packages), the pool's bounds, and each worker's onnxruntime threads (default: one per core). */
+export type PiperOptions = WorkerPoolOptions & { threads?: number };
 
-export type PiperEngine = NeuralEngine;
+export type PiperEngine = WarmableEngine;
 
 /** The sample rate of each given voice package that is installed with Piper in `python`'s environment; empty when there is none. */
 export async function installedPiperVoices(python: string, packages: readonly string[]): Promise<Map<string, number>> {
@@ -19,5 +19,5 @@ export async function installedPiperVoices(python: string, packages: readonly st
 }
 
 export function createPiperEngine(options: PiperOptions): PiperEngine {
-  return createWorkerEngine('Piper', workerScript, [], options);
+  return createWorkerEngine('Piper', workerScript, [String(options.threads ?? 0)], options);
 }

@@ -7,6 +7,7 @@ its whitespace-separated tokens, where to write the WAV and optionally how fast 
   read through include_alignments), so the caller knows when each sound starts;
 - "tokens": each token phonemized on its own, which the caller aligns with the phonemes above to find where
   each written word starts (the phonemizer merges, splits and rewrites words in context).
+A request {"voice", "warm": true} only loads the voice and answers with its sample rate and no samples.
 `python piperWorker.py --check PACKAGE...` prints the sample rate of each voice package that is installed.
 """
 
@@ -19,7 +20,9 @@ from functools import lru_cache
 
 from workerLoop import serve
 
-MAX_RSS_MB = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0
+# `python piperWorker.py THREADS MAX_RSS_MB` (workerPool.ts adds the bound): onnxruntime's threads for this worker
+# (0: its default, one per core), and the peak memory past which the worker leaves.
+THREADS, MAX_RSS_MB = (int(arg) if arg.isdigit() else 0 for arg in (sys.argv[1:3] + ["0", "0"])[:2])
 
 
 def voice_files(package: str):
@@ -43,10 +46,26 @@ def check(packages: list[str]) -> None:
 
 @lru_cache(maxsize=4)
 def load(package: str):
+    import onnx
+    import onnxruntime
     from piper import PiperVoice
+    from piper.config import PiperConfig
+    from piper.patch_voice_with_alignment import add_alignment_output
 
-    model, config = voice_files(package)
-    voice = PiperVoice.load(model, config_path=config, include_alignments=True)
+    model_path, config_path = voice_files(package)
+    # What PiperVoice.load(include_alignments=True) does (the model patched in memory to output each phoneme's
+    # duration), but with THREADS threads: several one-thread workers speak more per core than one worker using
+    # every core, whose threads wait on each other between the model's steps.
+    model = onnx.load(str(model_path))
+    try:
+        add_alignment_output(model)
+    except ValueError:
+        pass  # the model already outputs them
+    options = onnxruntime.SessionOptions()
+    if THREADS:
+        options.intra_op_num_threads = THREADS
+    session = onnxruntime.InferenceSession(model.SerializeToString(), sess_options=options, providers=["CPUExecutionProvider"])
+    voice = PiperVoice(session=session, config=PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8"))))
     # Bounded: a worker lives for many requests and most words recur.
     voice.isolated = lru_cache(maxsize=20_000)(lambda token: "".join("".join(s) for s in voice.phonemize(token)))
     return voice
@@ -57,6 +76,9 @@ def speak(request: dict) -> dict:
         voice = load(request["voice"])
     except ImportError:
         return {"error": "unknown-voice", "message": f"no Piper voice package named {request['voice']}"}
+    if request.get("warm"):
+        # Loading the voice is all: the service warms a worker at start, so the first item does not wait for it.
+        return {"sample_rate": voice.config.sample_rate, "samples": 0, "phonemes": [], "tokens": []}
     phonemes = []
     samples = 0
     with wave.open(request["wav"], "wb") as wav:

@@ -32,6 +32,12 @@ export interface NeuralEngine {
   close(): void;
 }
 
+/** An engine whose worker can start and load a voice before any text comes (Piper's: piperWorker.py answers `warm`). */
+export interface WarmableEngine extends NeuralEngine {
+  /** Starts a worker, or takes an idle one, and has it load `voice`; resolves once it has. */
+  warm(voice: string): Promise<void>;
+}
+
 /** A worker's answer to {voice, text, tokens, wav, speed}. */
 interface Answer {
   error?: 'unknown-voice' | 'failed';
@@ -55,7 +61,7 @@ interface Worker {
 }
 
 /** `engine` names it in errors; each worker runs `python script ...args maxRssMb`. */
-export function createWorkerEngine(engine: string, script: string, args: readonly string[], { python, workers, timeoutMs, maxRssMb }: WorkerPoolOptions): NeuralEngine {
+export function createWorkerEngine(engine: string, script: string, args: readonly string[], { python, workers, timeoutMs, maxRssMb }: WorkerPoolOptions): WarmableEngine {
   const idle: Worker[] = [];
   const waiting: ((worker: Worker | undefined) => void)[] = [];
   const all = new Set<Worker>();
@@ -162,6 +168,14 @@ export function createWorkerEngine(engine: string, script: string, args: readonl
         durationMs: (answer.samples * 1000) / answer.sample_rate,
         words: timePiperWords(text, answer.tokens, answer.phonemes, answer.phoneme_rate ?? answer.sample_rate, audibleEndMs),
       };
+    },
+    async warm(voice) {
+      const worker = await acquire();
+      try {
+        await ask(worker, { voice, warm: true });
+      } finally {
+        release(worker);
+      }
     },
     close() {
       for (const worker of all) worker.child.kill('SIGTERM');

@@ -1,0 +1,58 @@
+// Runs one ffmpeg render: killed past its time limit or when its signal aborts, its peak memory (VmHWM) sampled as it runs.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { VideoRenderError } from './errors.ts';
+
+export interface FfmpegRun {
+  stderr: string;
+  /** The process's resident-memory high-water mark in bytes, as last read from /proc (0 where /proc is missing). */
+  peakMemoryBytes: number;
+}
+
+const SAMPLE_MS = 100;
+/** Keeps the end of a verbose log: its head (font choices) is parsed separately as it arrives. */
+const MAX_LOG = 512 * 1024;
+
+async function highWaterMark(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kilobytes = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  return kilobytes ? Number(kilobytes) * 1024 : 0;
+}
+
+export function runFfmpeg(args: readonly string[], options: { cwd: string; timeoutMs: number; signal?: AbortSignal }): Promise<FfmpegRun> {
+  if (options.signal?.aborted) return Promise.reject(new VideoRenderError('aborted', 'the render was cancelled before it started'));
+  return new Promise((resolve, reject) => {
+    const child = spawn('ffmpeg', args, { cwd: options.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    let peak = 0;
+    let ended: VideoRenderError | null = null;
+    const stop = (error: VideoRenderError) => {
+      ended ??= error;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => stop(new VideoRenderError('timeout', `ffmpeg did not finish within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const sampler = setInterval(() => {
+      if (child.pid) void highWaterMark(child.pid).then((bytes) => (peak = Math.max(peak, bytes)));
+    }, SAMPLE_MS);
+    const onAbort = () => stop(new VideoRenderError('aborted', 'the render was cancelled'));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      log += chunk;
+      if (log.length > MAX_LOG * 2) log = log.slice(0, MAX_LOG) + log.slice(-MAX_LOG);
+    });
+    const finish = (error: VideoRenderError | null) => {
+      clearTimeout(timer);
+      clearInterval(sampler);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve({ stderr: log, peakMemoryBytes: peak });
+    };
+    child.on('error', (error) => finish(new VideoRenderError('ffmpeg', `ffmpeg could not start: ${error.message}`)));
+    child.on('close', (code) => {
+      if (ended) return finish(ended);
+      if (code !== 0) return finish(new VideoRenderError('ffmpeg', `ffmpeg exited with ${code}: ${log.trim().split('\n').slice(-4).join(' | ')}`));
+      finish(null);
+    });
+  });
+}

@@ -1,0 +1,85 @@
+// The video renderer: one ffmpeg process per render draws the background, images, waveform, logo and the captions
+// (an ASS script drawn by libass) over the narration, and encodes H.264 + AAC with the index at the front.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { captionScript } from './captions.ts';
+import { runFfmpeg } from './ffmpeg.ts';
+import { chosenFonts, resolveFonts, scriptFonts, type FontLimits } from './fonts.ts';
+import { composition, type CompositionAssets } from './composition.ts';
+import { fetchImage, type ImageLimits } from './images.ts';
+import { imageSlots } from './slots.ts';
+import type { RenderedVideo, VideoRenderer, VideoRenderRequest } from './port.ts';
+
+export interface VideoRendererOptions {
+  /** Where fonts fetched from `text_fonts` URLs are kept between renders. */
+  fontCacheDir: string;
+  /** ffmpeg's encoder threads: a render never takes more cores than this. */
+  threads: number;
+  /** x264 preset: `veryfast` renders a 720p captioned video at well over 10x real time on two cores (bench/video.ts). */
+  preset?: string;
+  /** Frames per second of the video. */
+  fps?: number;
+  /** The time limit of one render: a fixed part plus a share of the narration's length. */
+  timeout?: { baseMs: number; perAudioMs: number };
+  fonts: FontLimits;
+  images: ImageLimits;
+}
+
+export interface RenderedVideoDetails extends RenderedVideo {
+  /** ffmpeg's resident-memory high-water mark, in bytes. */
+  peakMemoryBytes: number;
+  /** Wall-clock time of the ffmpeg process, in milliseconds. */
+  renderMs: number;
+}
+
+async function posterFrame(request: VideoRenderRequest, work: string): Promise<void> {
+  const at = Math.min(request.posterAtMs ?? request.durationMs / 2, Math.max(0, request.durationMs - 100));
+  const args = ['-nostdin', '-v', 'error', '-y', '-ss', (at / 1000).toFixed(3), '-i', path.resolve(request.outPath), '-frames:v', '1', '-update', '1', path.resolve(request.posterPath!)];
+  await runFfmpeg(args, { cwd: work, timeoutMs: 15_000, signal: request.signal });
+}
+
+export function createVideoRenderer(options: VideoRendererOptions): VideoRenderer & { render(request: VideoRenderRequest): Promise<RenderedVideoDetails> } {
+  const fps = options.fps ?? 25;
+  const timeout = options.timeout ?? { baseMs: 30_000, perAudioMs: 1 };
+  return {
+    async render(request) {
+      const work = await mkdtemp(path.join(tmpdir(), 'video-'));
+      try {
+        const { settings, size } = request;
+        const fonts = await resolveFonts(settings.textFonts, options.fontCacheDir, options.fonts, request.signal);
+        const slots = imageSlots(request);
+        const images = await Promise.all(slots.urls.map((url, index) => fetchImage(url, path.join(work, `image-${index}`), options.images, request.signal)));
+        const logo = settings.logoImageUrl ? await fetchImage(settings.logoImageUrl, path.join(work, 'logo'), options.images, request.signal) : null;
+        const captions = settings.textCaptionsEnabled && request.segments.some((segment) => segment.words.length > 0);
+        if (captions) {
+          const words = request.segments.flatMap((segment) => segment.words.map((word) => word.text));
+          const fontFor = await scriptFonts(fonts.family, words, request.language);
+          const script = captionScript({ ...request, width: size.width, height: size.height, fontFamily: fonts.family, fontFor });
+          await writeFile(path.join(work, 'captions.ass'), script);
+        }
+        // A link keeps the fonts directory's path out of the filter graph's quoting rules.
+        await mkdir(options.fontCacheDir, { recursive: true });
+        await symlink(path.resolve(options.fontCacheDir), path.join(work, 'fonts'));
+        const assets: CompositionAssets = { images, slots: slots.slots, logo, captions, fontsDir: 'fonts' };
+        await mkdir(path.dirname(path.resolve(request.outPath)), { recursive: true });
+        const args = composition({ ...request, outPath: path.resolve(request.outPath) }, assets, { fps, threads: options.threads, preset: options.preset ?? 'veryfast' });
+        const started = performance.now();
+        const run = await runFfmpeg(args, { cwd: work, timeoutMs: timeout.baseMs + timeout.perAudioMs * request.durationMs, signal: request.signal });
+        // The poster is read back from the mp4: a second output of the render's own graph can stall ffmpeg 5's scheduler.
+        if (request.posterPath) await posterFrame(request, work);
+        return {
+          path: request.outPath,
+          durationMs: request.durationMs,
+          width: size.width,
+          height: size.height,
+          fonts: captions ? chosenFonts(run.stderr) : [],
+          peakMemoryBytes: run.peakMemoryBytes,
+          renderMs: Math.round(performance.now() - started),
+        };
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.ts';
+import { average, download, framePixels, matching, serveImages, type Area } from '../support/video.ts';
+
+let server: TestServer;
+let images: Awaited<ReturnType<typeof serveImages>>;
+let dir: string;
+let projectId: number;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'video-frames-'));
+  [server, images] = await Promise.all([startServer({ env: { FETCH_ALLOW_PRIVATE: 'true' } }), serveImages(dir, { 'logo.png': 'color=c=red:s=200x100' })]);
+  projectId = (await server.request('POST', '/v1/projects', { body: { name: 'Frames desk' } })).body.id;
+});
+afterAll(async () => {
+  await Promise.all([server.stop(), images.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const WIDTH = 640;
+const HEIGHT = 360;
+/** Plain settings the checks below change one thing of: a black frame, white captions without boxes, no waveform. */
+const plain = {
+  sizes: [{ name: 'small', width: WIDTH, height: HEIGHT, enabled: true }],
+  background_color: '#000000',
+  text_color: '#ffffff',
+  text_background_color: 'transparent',
+  audio_and_waveform_enabled: false,
+  entrance_animation: 'none',
+  exit_animation: 'none',
+};
+const captionArea: Area = { x: 0, y: HEIGHT / 2, width: WIDTH, height: HEIGHT / 2 };
+
+async function preview(name: string, body: Record<string, unknown>, project = projectId) {
+  const reply = await server.request('POST', `/v1/projects/${project}/video_settings/preview`, { body: { ...plain, ...body } });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  const file = path.join(dir, `${name}.mp4`);
+  await download(reply.body.video_url, file);
+  return { file, words: reply.body.words as { text: string; start_time: number; duration: number }[], fonts: reply.body.fonts as string[] };
+}
+
+const middle = (word: { start_time: number; duration: number }) => word.start_time + word.duration / 2;
+
+describe('video frames', () => {
+  it('karaoke: the word being read is in the highlight colour, which is not on it before it is read', async () => {
+    const magenta: [number, number, number] = [255, 0, 255];
+    const { file, words } = await preview('karaoke', { text_animation: 'karaoke', text_highlight_color: '#ff00ff', text_font_size: 90, sample_text: 'One two three four five six seven.' });
+    const word = words[4]!;
+    const reading = await framePixels(file, middle(word), captionArea);
+    const lit = matching(reading, magenta, 80);
+    expect(lit.length).toBeGreaterThan(40);
+    const xs = lit.map((pixel) => pixel % WIDTH);
+    const ys = lit.map((pixel) => Math.floor(pixel / WIDTH));
+    const box: Area = { x: Math.min(...xs), y: captionArea.y + Math.min(...ys), width: Math.max(...xs) - Math.min(...xs) + 1, height: Math.max(...ys) - Math.min(...ys) + 1 };
+    const before = await framePixels(file, middle(words[3]!), box);
+    expect(matching(before, magenta, 80).length).toBeLessThan(3);
+    // The word is there before it is read, in the text colour.
+    expect(matching(before, [255, 255, 255], 60).length).toBeGreaterThan(20);
+  });
+
+  it("shows the logo's colour in its corner and not in the other", async () => {
+    const { file } = await preview('logo', { logo_image_url: `${images.base}/logo.png`, logo_image_position: 'top-left', text_captions_enabled: false });
+    const corner = (x: number): Area => ({ x, y: 20, width: 24, height: 12 });
+    expect(average(await framePixels(file, 500, corner(20)))).toEqual([expect.closeTo(255, -1.5), expect.closeTo(0, -1.5), expect.closeTo(0, -1.5)]);
+    expect(matching(await framePixels(file, 500, corner(WIDTH - 44)), [255, 0, 0]).length).toBe(0);
+  });
+
+  it("draws a gradient background's first colour at the left edge and its last at the right edge", async () => {
+    const { file } = await preview('gradient', { background_color: 'linear-gradient(to right, #ff0000, #0000ff)', text_captions_enabled: false });
+    const edge = (x: number): Area => ({ x, y: 0, width: 4, height: HEIGHT });
+    const [left, right] = [average(await framePixels(file, 300, edge(0))), average(await framePixels(file, 300, edge(WIDTH - 4)))];
+    expect(left[0]).toBeGreaterThan(215);
+    expect(left[2]).toBeLessThan(40);
+    expect(right[2]).toBeGreaterThan(215);
+    expect(right[0]).toBeLessThan(40);
+  });
+
+  it.each([
+    ['ja_JP', '日本語の字幕が声に合わせて表示されます。', /NotoSansCJK/],
+    ['ar_SA', 'تظهر الترجمة مع الصوت كلمة بكلمة.', /NotoSansArabic/],
+  ])('%s captions are drawn with a font that covers them', async (language, sample_text, font) => {
+    const project = (await server.request('POST', '/v1/projects', { body: { name: `Desk ${language}`, language } })).body.id;
+    const { file, words, fonts } = await preview(language, { sample_text }, project);
+    expect(fonts.some((name) => font.test(name))).toBe(true);
+    const pixels = await framePixels(file, middle(words.at(-1)!), captionArea);
+    expect(matching(pixels, [255, 255, 255], 60).length).toBeGreaterThan(100);
+  });
+});
