@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     'poll-ms': { type: 'string', default: '50' },
     'processed-poll-ms': { type: 'string', default: '250' },
     'round-timeout': { type: 'string', default: '300' },
+    'piper-workers': { type: 'string' },
   },
 });
 const whole = (name: keyof typeof args, min: number) => {
@@ -294,7 +295,10 @@ const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
 
 try {
   const loadAtStart = load();
-  server = await startServer(benchEnv(dataDir, API_KEY, { generation: true }), [], fail);
+  const env = benchEnv(dataDir, API_KEY, { generation: true });
+  // The service's own default unless given, to compare pool sizes (each worker gets cores / workers threads).
+  if (args['piper-workers'] !== undefined) env.PIPER_WORKERS = String(whole('piper-workers', 1));
+  server = await startServer(env, [], fail);
   // The service's log lines about its voices and its warm Piper worker (JSON or plain text), at start and later.
   const speechLines = new Set<string>();
   const noteSpeech = (output: string) => [...output.matchAll(/speech: [^"\n]*/g)].forEach((match) => speechLines.add(match[0]));
@@ -356,6 +360,7 @@ try {
   const first = pick((r) => r.pipeline.firstSegmentMs);
   const ratio = processed / bareTotal;
   const workerPeak = Math.max(0, ...workerPeaksKb.values());
+  const workersTotal = [...workerPeaksKb.values()].reduce((sum, kb) => sum + kb, 0);
   console.log('\nMedians\n');
   console.log('| metric | value |');
   console.log('|---|---:|');
@@ -368,7 +373,8 @@ try {
     ['bare ffmpeg encode (service mp3 settings)', `${ms(pick((r) => r.bare.encodeMs))} ms`],
     ['bare total: synthesis + encode', `${ms(bareTotal)} ms`],
     ['ratio: processed / bare total (medians)', `${ratio.toFixed(3)}×`],
-    ['Piper worker processes seen / peak RSS of the largest (VmHWM)', `${workerPeaksKb.size} / ${mb(workerPeak)}`],
+    ['ratio of each round, median (the two ran back to back)', `${median(results.map((r) => r.pipeline.processedMs / r.bare.totalMs)).toFixed(3)}×`],
+    ['Piper worker processes seen / peak RSS of the largest (VmHWM) / sum of their peaks', `${workerPeaksKb.size} / ${mb(workerPeak)} / ${mb(workersTotal)}`],
     ['bare Piper process peak RSS', mb(pick((r) => r.bare.peakKb)!)],
     ['speech: item duration / bare WAV', `${(pick((r) => r.pipeline.speechMs)! / 1000).toFixed(1)} / ${(pick((r) => r.bare.speechMs)! / 1000).toFixed(1)} s`],
   ];

@@ -107,7 +107,7 @@ const handWritten = [
   ].join(';'),
   '-map', '[v]', '-map', '3:a',
   '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(FPS), '-g', String(FPS * 4), '-threads', String(THREADS),
-  '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-t', seconds, '-movflags', '+faststart', path.join(dir, 'hand.mp4'),
+  '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k', '-t', seconds, '-movflags', '+faststart', path.join(dir, 'hand.mp4'),
 ];
 
 interface Sample {

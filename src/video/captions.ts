@@ -169,7 +169,22 @@ class SceneWriter {
     const showBoxes = this.box.a > 0 || (animation === 'karaoke' && this.highlightBox.a > 0);
     return steps.flatMap((step, at) => {
       const head = this.motion(at === 0, at === steps.length - 1, step.end - step.start);
-      const text = (layer: 'box' | 'text') => scene.lines.map((line) => line.map((word) => this.word(word, words.indexOf(word), step.current, index % 2, layer)).join(this.separator)).join('\\N');
+      // Tags are written only where they change: a long scene would otherwise repeat them at every word of every step.
+      const text = (layer: 'box' | 'text') => {
+        let previous = '';
+        return scene.lines
+          .map((line) =>
+            line
+              .map((word) => {
+                const tags = this.tags(word, words.indexOf(word), step.current, index % 2, layer);
+                const written = (tags === previous ? '' : `{${tags}}`) + escape(word.text);
+                previous = tags;
+                return written;
+              })
+              .join(this.separator),
+          )
+          .join('\\N');
+      };
       const event = (layer: number, style: string, body: string) => `Dialogue: ${layer},${time(step.start)},${time(step.end)},${style},,0,0,0,,{${head}}${body}`;
       const text1 = event(1, 'Text', `{${override(this.normal[index % 2]!)}}${text('text')}`);
       return showBoxes ? [event(0, 'Box', text('box')), text1] : [text1];
@@ -181,7 +196,7 @@ class SceneWriter {
   }
 
   /** One word's tags: hidden until read (reveal, pop), highlighted while read (karaoke), scaled in (pop). */
-  private word(word: CaptionWord, at: number, current: number, parity: number, layer: 'box' | 'text'): string {
+  private tags(word: CaptionWord, at: number, current: number, parity: number, layer: 'box' | 'text'): string {
     const animation = this.request.settings.textAnimation;
     const hidden = (animation === 'reveal' || animation === 'pop') && current >= 0 && at > current;
     const reading = at === current;
@@ -195,9 +210,8 @@ class SceneWriter {
     if (animation === 'pop' && reading) tags.push('\\fscx40\\fscy40\\t(0,120,\\fscx112\\fscy112)\\t(120,200,\\fscx100\\fscy100)');
     else if (animation === 'pop') tags.push('\\fscx100\\fscy100');
     if (layer === 'box' && !hidden) tags.push('\\1a&HFF&');
-    const font = this.request.fontFor?.(word.text);
-    if (font) tags.push(`\\fn${font}`);
-    return `{${tags.join('')}}${escape(word.text)}`;
+    if (this.request.fontFor) tags.push(`\\fn${this.request.fontFor(word.text) ?? this.request.fontFamily}`);
+    return tags.join('');
   }
 
   /** Position, and the scene's entrance on its first event and exit on its last. */

@@ -20,6 +20,9 @@ export interface EncodingOptions {
   preset: string;
 }
 
+const WAVE_RATE = 8000;
+const WAVE_WINDOW_S = 4;
+
 /** Images wider than the frame by this much drift across it when `pan_and_zoom_enabled`. */
 const PAN_MARGIN = 1.12;
 
@@ -75,7 +78,10 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
   if (settings.audioAndWaveformEnabled) {
     const band = even(height / 6);
     const color = parseColor(settings.waveformColor);
-    graph.push(`[sound]showwaves=s=${width}x${band}:mode=cline:rate=${fps}:colors=${ffmpegColor(color)}:scale=sqrt[wave]`);
+    // A 4-second window that scrolls slowly: a waveform redrawn in full every frame would cost more to encode than the
+    // rest of the picture together. 8 kHz is plenty for its shape.
+    const perColumn = Math.max(1, Math.round((WAVE_RATE * WAVE_WINDOW_S) / width));
+    graph.push(`[sound]aresample=${WAVE_RATE},showwaves=s=${width}x${band}:mode=cline:n=${perColumn}:rate=${fps}:colors=${ffmpegColor(color)}:scale=sqrt[wave]`);
     // Under captions at the bottom or top the waveform sits mid-frame; under centred captions, at the bottom.
     const y = settings.textVerticalAlign === 'center' ? height - band - Math.round(height * 0.04) : Math.round((height - band) / 2);
     stack(`overlay=0:${y}`, 'wave');
@@ -104,7 +110,7 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
     '-map', `[${layer}]`, '-map', '[audio]',
     '-c:v', 'libx264', '-preset', encoding.preset, '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(fps), '-g', String(fps * 4),
     '-threads', String(encoding.threads),
-    '-c:a', 'aac', '-b:a', '128k', '-ac', '2',
+    '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k',
     '-t', seconds(request.durationMs),
     '-movflags', '+faststart',
     request.outPath,

@@ -36,8 +36,9 @@ const widthOf = (text: string, charWidth: number) =>
 export function captionScenes(segments: readonly TimedSegment[], options: LayoutOptions): Scene[] {
   const scenes: Scene[] = [];
   for (const segment of segments) {
+    const written = asWritten(segment.text, segment.words.map((word) => word.text.trim()));
     const words = segment.words
-      .map((word) => ({ text: options.transform(word.text.trim()), start: word.start_time, end: word.start_time + word.duration }))
+      .map((word, at) => ({ text: options.transform(written[at]!), start: word.start_time, end: word.start_time + word.duration }))
       .filter((word) => word.text !== '');
     scenes.push(...scenesOf(words, options));
   }
@@ -47,6 +48,25 @@ export function captionScenes(segments: readonly TimedSegment[], options: Layout
     scene.end = next ? (next.start - last.end < HOLD_MS ? next.start : last.end + HOLD_MS / 2) : options.durationMs;
   });
   return scenes;
+}
+
+/**
+ * Timed words may come without the punctuation around them ("video" for "video,"): each is found in the segment's
+ * text, in order, and given back the punctuation written against it.
+ */
+function asWritten(text: string | null, words: string[]): string[] {
+  if (!text) return words;
+  let from = 0;
+  return words.map((word) => {
+    const found = word === '' ? -1 : text.indexOf(word, from);
+    if (found < 0) return word;
+    let start = found;
+    let end = found + word.length;
+    while (start > from && /[\p{Ps}\p{Pi}"'¿¡]/u.test(text[start - 1]!)) start -= 1;
+    while (end < text.length && /[\p{Pe}\p{Pf}\p{Po}]/u.test(text[end]!)) end += 1;
+    from = end;
+    return text.slice(start, end);
+  });
 }
 
 function scenesOf(words: CaptionWord[], options: LayoutOptions): Scene[] {

@@ -16,7 +16,7 @@ export interface VideoRendererOptions {
   fontCacheDir: string;
   /** ffmpeg's encoder threads: a render never takes more cores than this. */
   threads: number;
-  /** x264 preset: `veryfast` renders a 720p captioned video at well over 10x real time on two cores (bench/video.ts). */
+  /** x264 preset, `veryfast` by default: faster presets gain little here, the filters cost as much (bench/video.ts). */
   preset?: string;
   /** Frames per second of the video. */
   fps?: number;
@@ -39,7 +39,12 @@ async function posterFrame(request: VideoRenderRequest, work: string): Promise<v
   await runFfmpeg(args, { cwd: work, timeoutMs: 15_000, signal: request.signal });
 }
 
-export function createVideoRenderer(options: VideoRendererOptions): VideoRenderer & { render(request: VideoRenderRequest): Promise<RenderedVideoDetails> } {
+/** A VideoRenderer whose answers also say how long ffmpeg took and how much memory it used. */
+export interface MeasuredVideoRenderer extends VideoRenderer {
+  render(request: VideoRenderRequest): Promise<RenderedVideoDetails>;
+}
+
+export function createVideoRenderer(options: VideoRendererOptions): MeasuredVideoRenderer {
   const fps = options.fps ?? 25;
   const timeout = options.timeout ?? { baseMs: 30_000, perAudioMs: 1 };
   return {

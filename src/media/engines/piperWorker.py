@@ -20,9 +20,14 @@ from functools import lru_cache
 
 from workerLoop import serve
 
-# `python piperWorker.py THREADS MAX_RSS_MB` (workerPool.ts adds the bound): onnxruntime's threads for this worker
-# (0: its default, one per core), and the peak memory past which the worker leaves.
-THREADS, MAX_RSS_MB = (int(arg) if arg.isdigit() else 0 for arg in (sys.argv[1:3] + ["0", "0"])[:2])
+
+def number_arg(at: int) -> int:
+    return int(sys.argv[at]) if len(sys.argv) > at and sys.argv[at].isdigit() else 0
+
+
+# `python piperWorker.py THREADS MAX_RSS_MB` (piper.ts passes THREADS, workerPool.ts adds the bound): onnxruntime's
+# threads for this worker (0: its default, one per core), and the peak memory past which the worker leaves.
+THREADS, MAX_RSS_MB = number_arg(1), number_arg(2)
 
 
 def voice_files(package: str):
