@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEspeakEngine } from '../src/media/engines/espeak.ts';
@@ -20,8 +20,11 @@ import { createVideoRenderer } from '../src/video/render.ts';
 import { longArticleHtml } from '../test/fixtures/longArticle.ts';
 import { gitCommit, median } from './service.ts';
 
-const { values: args } = parseArgs({ options: { words: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' }, preset: { type: 'string', default: 'veryfast' } } });
-const words = Number(args.words);
+const { values: args } = parseArgs({
+  options: { words: { type: 'string', default: '2000' }, minutes: { type: 'string' }, rounds: { type: 'string', default: '3' }, preset: { type: 'string', default: 'veryfast' } },
+});
+/** espeak-ng reads this article at about 160 words a minute. */
+const words = args.minutes ? Math.round(Number(args.minutes) * 160) : Number(args.words);
 const rounds = Number(args.rounds);
 const preset = args.preset!;
 const [WIDTH, HEIGHT, FPS, THREADS] = [1280, 720, 25, 2];
@@ -87,26 +90,31 @@ const seconds = (durationMs / 1000).toFixed(3);
 /** The renderer's own ffmpeg command, run directly: what the service adds (fetching, fonts, captions, probing) is left out. */
 const sameGraph = composition({ ...request, outPath: path.join(dir, 'same.mp4') }, { images, slots, logo: null, captions: true, fontsDir: 'fonts' }, { fps: FPS, threads: THREADS, preset });
 
-/** The composition as one would write it by hand: looped image inputs scaled every frame, the same overlays and encoder. */
-const pan = (index: number) => `crop=${WIDTH}:${HEIGHT}:x='(iw-ow)*(0.5+0.5*sin(t/6+${index}))':y='(ih-oh)*(0.5+0.5*cos(t/7+${index}))'`;
+/**
+ * The same picture written by hand, independently of the renderer's code: a colour source at the video's rate, each
+ * image decoded once, scaled to cover, repeated and zoomed and panned the same way, shown in turn every 5 s; the
+ * waveform's 4-second window; the same captions script; the same encoder settings.
+ */
+const zoomed = (index: number) =>
+  `scale=1434:806:force_original_aspect_ratio=increase,crop=1434:806,format=yuv420p,loop=-1:1,setpts=N/${FPS}/TB,` +
+  `scale=w='max(${WIDTH},2*trunc(${WIDTH}*(1+0.06*(1+sin(t/5+${index})))/2))':h='max(${HEIGHT},2*trunc(${HEIGHT}*(1+0.06*(1+sin(t/5+${index})))/2))':eval=frame:flags=fast_bilinear`;
+const at = (index: number) => `x='-(w-W)*(0.5+0.5*sin(t/6+${index}))':y='-(h-H)*(0.5+0.5*cos(t/7+${index}))'`;
 const handWritten = [
   '-nostdin', '-nostats', '-v', 'error', '-y',
-  '-f', 'lavfi', '-i', `color=c=black:s=${WIDTH}x${HEIGHT}:r=${FPS}`,
-  '-loop', '1', '-framerate', String(FPS), '-i', images[0]!.path,
-  '-loop', '1', '-framerate', String(FPS), '-i', images[1]!.path,
-  '-i', spoken.wavPath,
+  '-f', 'lavfi', '-i', `color=c=black:s=${WIDTH}x${HEIGHT}:r=${FPS}:d=${seconds}`,
+  '-i', images[0]!.path, '-i', images[1]!.path, '-i', spoken.wavPath,
   '-filter_complex',
   [
-    `[1:v]scale=1434:806:force_original_aspect_ratio=increase,crop=1434:806,${pan(0)}[one]`,
-    `[2:v]scale=1434:806:force_original_aspect_ratio=increase,crop=1434:806,${pan(1)}[two]`,
-    `[0:v][one]overlay=enable='lt(mod(t,10),5)'[a]`,
-    `[a][two]overlay=enable='gte(mod(t,10),5)'[b]`,
-    `[3:a]showwaves=s=${WIDTH}x120:mode=cline:rate=${FPS}:colors=white:scale=sqrt[wave]`,
-    `[b][wave]overlay=0:300[c]`,
-    `[c]ass=captions.ass:fontsdir=fonts[v]`,
+    `[1:v]${zoomed(0)}[one]`,
+    `[2:v]${zoomed(1)}[two]`,
+    `[0:v][one]overlay=${at(0)}:enable='lte(mod(t,10),5)'[a]`,
+    `[a][two]overlay=${at(1)}:enable='gte(mod(t,10),5)'[b]`,
+    `[3:a]apad,atrim=end=${seconds},asplit[sound][wavein]`,
+    `[wavein]aresample=8000,showwaves=s=${WIDTH}x120:mode=cline:n=25:rate=${FPS}:colors=white:scale=sqrt[wave]`,
+    `[b][wave]overlay=0:300,ass=captions.ass:fontsdir=fonts[v]`,
   ].join(';'),
-  '-map', '[v]', '-map', '3:a',
-  '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(FPS), '-g', String(FPS * 4), '-threads', String(THREADS),
+  '-map', '[v]', '-map', '[sound]',
+  '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(FPS), '-g', String(FPS * 4), '-x264-params', 'bframes=0', '-threads', String(THREADS),
   '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k', '-t', seconds, '-movflags', '+faststart', path.join(dir, 'hand.mp4'),
 ];
 
@@ -115,7 +123,9 @@ interface Sample {
   peak: number;
 }
 const results: Record<'service' | 'sameGraph' | 'handWritten', Sample[]> = { service: [], sameGraph: [], handWritten: [] };
+const loads: number[] = [];
 for (let round = 0; round < rounds; round++) {
+  loads.push(loadavg()[0]!);
   let started = performance.now();
   const rendered = await renderer.render(request);
   results.service.push({ ms: performance.now() - started, peak: rendered.peakMemoryBytes });
@@ -124,6 +134,7 @@ for (let round = 0; round < rounds; round++) {
     const run = await runFfmpeg(command, { cwd: work, timeoutMs: 30 * 60_000 });
     results[name].push({ ms: performance.now() - started, peak: run.peakMemoryBytes });
   }
+  loads.push(loadavg()[0]!);
   console.error(`round ${round + 1}/${rounds}: ${Object.entries(results).map(([name, samples]) => `${name} ${(samples.at(-1)!.ms / 1000).toFixed(1)} s`).join(', ')}`);
 }
 server.close();
@@ -131,10 +142,11 @@ server.close();
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const serviceMs = median(results.service.map((sample) => sample.ms));
 console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model}), commit ${gitCommit()}`);
-console.log(`narration: ${words} words, ${(durationMs / 60_000).toFixed(1)} min; ${WIDTH}x${HEIGHT} ${FPS} fps, libx264 ${preset}, ${THREADS} threads; medians of ${rounds} rounds\n`);
+console.log(`narration: ${words} words, ${(durationMs / 60_000).toFixed(1)} min; ${WIDTH}x${HEIGHT} ${FPS} fps, libx264 ${preset}, ${THREADS} threads; medians of ${rounds} rounds`);
+console.log(`1-minute load average before and after each round: ${loads.map((load) => load.toFixed(1)).join(', ')}\n`);
 console.log('| run | render time | × real time | service ÷ this | ffmpeg peak memory (VmHWM) |');
 console.log('|---|---|---|---|---|');
-for (const [name, label] of [['service', 'service renderer (fetch, fonts, captions, ffmpeg)'], ['sameGraph', "bare ffmpeg: the renderer's own command"], ['handWritten', 'bare ffmpeg: hand-written, looped image inputs']] as const) {
+for (const [name, label] of [['service', 'service renderer (fetch, fonts, captions, ffmpeg)'], ['sameGraph', "bare ffmpeg: the renderer's own command"], ['handWritten', 'bare ffmpeg: hand-written, same picture']] as const) {
   const ms = median(results[name].map((sample) => sample.ms));
   const peak = median(results[name].map((sample) => sample.peak));
   console.log(`| ${label} | ${(ms / 1000).toFixed(1)} s | ${(durationMs / ms).toFixed(1)}× | ${(serviceMs / ms).toFixed(2)} | ${mb(peak)} MB |`);

@@ -64,7 +64,9 @@ run() {
   echo
   echo "==== schemathesis: $name"
   # From the scratch folder: schemathesis and hypothesis keep their caches in the current directory.
-  if ! (cd "$WORK" && "$ST" --no-color run --wait-for-schema 90 -H "X-Api-Key: $KEY" --max-examples "$MAX_EXAMPLES" --seed 1 "$@"); then
+  # Requests may take up to 30 s (schemathesis waits 10 by default): a voice design preview speaks up to three
+  # neural recordings one after another, and shares the two cores with the items the run itself creates.
+  if ! (cd "$WORK" && "$ST" --no-color run --wait-for-schema 90 --request-timeout 30 -H "X-Api-Key: $KEY" --max-examples "$MAX_EXAMPLES" --seed 1 "$@"); then
     failed=1
   fi
 }

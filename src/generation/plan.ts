@@ -16,6 +16,8 @@ export interface PlannedSegment {
   xpath: string | null;
   md5: string | null;
   voice: Voice | null;
+  /** A segment's own video settings (crop, volume...), which the video renderer reads. */
+  video_settings?: NonNullable<SegmentInput['video_settings']> | null;
 }
 
 export interface GenerationPlan {
@@ -61,6 +63,7 @@ function fromManual(segment: SegmentInput, voiceOf: ReturnType<typeof voiceResol
     xpath: null,
     md5: text ? md5(text) : null,
     voice: text ? voiceOf(segment.section ?? 'body', segment.voice?.id, segment.language?.code) : null,
+    video_settings: segment.video_settings ?? null,
   };
 }
 

@@ -98,7 +98,7 @@ export async function renderVariant(
       preprocessing_settings: null,
       xpath: segment.xpath,
       md5: segment.md5,
-      video_settings: null,
+      video_settings: segment.video_settings ?? null,
       pauses: [],
       words: (sound?.words ?? []).map((word) => ({ text: word.text, start_time: startTime + Math.round(word.start_time), duration: Math.round(word.duration) })),
       created: now,

@@ -57,6 +57,7 @@ const timedSegments = (segments: Record<string, unknown>[]): TimedSegment[] =>
     start_time: Number(segment.start_time ?? 0),
     duration: Number(segment.duration ?? 0),
     words: (segment.words as TimedSegment['words'] | undefined) ?? [],
+    video_settings: (segment.video_settings as TimedSegment['video_settings']) ?? null,
   }));
 
 const languageOf = (segments: Record<string, unknown>[]) =>
@@ -110,6 +111,8 @@ export async function renderItemVideos(context: Context, input: GenerationInput,
         segments: timedSegments(segments),
         settings,
         featureImageUrl: featureImageOf(source),
+        featureImageCrop: source.fields.featureImage?.video_settings?.crop_coordinates ?? null,
+        featureVideo: source.fields.featureVideo ?? null,
         language: languageOf(segments),
         size: request.size,
         outPath: outPaths[index]!,

@@ -1,7 +1,9 @@
 // Writes the captions of a video as an ASS subtitle script that libass draws: one event per scene (classic) or per
-// word being read (reveal, karaoke, pop), under it a layer of per-glyph boxes for the caption and highlight backgrounds.
+// word being read (reveal, karaoke, pop), under it the caption and highlight backgrounds: libass's per-glyph boxes, or
+// rounded boxes drawn as vector shapes when a radius is set.
 import { isCssColor } from '../player/colors.ts';
 import type { VideoSettings } from '../player/videoSettings.ts';
+import { drawing, type Rect, type TextMeasure } from './boxes.ts';
 import { captionScenes, type CaptionWord, type Scene } from './layout.ts';
 import { assAlpha, assColor, assStyleColor, parseColor, type Rgba } from './paint.ts';
 import type { TimedSegment } from './port.ts';
@@ -17,6 +19,8 @@ export interface CaptionRequest {
   fontFamily: string;
   /** The family of a word in a script the caption family lacks, if any. */
   fontFor?: (word: string) => string | null;
+  /** Word widths as libass lays them out: given, the caption and highlight boxes are drawn with rounded corners. */
+  measure?: TextMeasure;
 }
 
 /** How long entrance and exit animations last. */
@@ -25,6 +29,12 @@ const ANIMATION_MS = 250;
 const CHAR_WIDTH = 0.52;
 const RIGHT_TO_LEFT = /^(ar|he|fa|ur|ps|yi|dv|ug|ckb)(_|-|$)/i;
 const WITHOUT_SPACES = /^(ja|zh|th|lo|km|my)(_|-|$)/i;
+
+/** Whether a box the captions show has rounded corners, and so is drawn from measured words rather than by libass. */
+export function roundedBoxes(settings: VideoSettings): boolean {
+  const highlight = settings.textAnimation === 'karaoke' && parseColor(settings.textHighlightBackgroundColor).a > 0 && settings.textHighlightBackgroundRadius > 0;
+  return highlight || (parseColor(settings.textBackgroundColor).a > 0 && settings.textBackgroundRadius > 0);
+}
 
 /** Defaults of `text_lines` by frame shape: four lines fit a landscape frame, five the others. */
 export const defaultLines = (width: number, height: number) => (width > height ? 4 : 5);
@@ -63,6 +73,7 @@ export function captionScript(request: CaptionRequest): string {
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
     writer.style('Text', 1),
     writer.style('Box', 3),
+    writer.style('Shape', 1),
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
@@ -120,6 +131,9 @@ class SceneWriter {
   private readonly box: Rgba;
   private readonly highlightBox: Rgba;
   private readonly padding: number;
+  /** Corner radii of the caption and highlight boxes, in the frame's pixels. */
+  private readonly radius: number;
+  private readonly highlightRadius: number;
   private readonly anchor: { an: number; x: number; y: number };
 
   constructor(
@@ -147,6 +161,8 @@ class SceneWriter {
     this.highlightBox = highlightBox.a > 0 ? highlightBox : this.box;
     // Boxes of adjacent lines overlap by twice this: kept small so the overlap stays a thin seam.
     this.padding = Math.max(2, Math.round(fontSize * 0.12));
+    this.radius = settings.textBackgroundRadius * scale;
+    this.highlightRadius = settings.textHighlightBackgroundRadius * scale;
     this.anchor = anchorOf(settings, width, height, blockWidth, RIGHT_TO_LEFT.test(request.language));
   }
 
@@ -187,8 +203,64 @@ class SceneWriter {
       };
       const event = (layer: number, style: string, body: string) => `Dialogue: ${layer},${time(step.start)},${time(step.end)},${style},,0,0,0,,{${head}}${body}`;
       const text1 = event(1, 'Text', `{${override(this.normal[index % 2]!)}}${text('text')}`);
-      return showBoxes ? [event(0, 'Box', text('box')), text1] : [text1];
+      if (!showBoxes) return [text1];
+      if (!this.request.measure) return [event(0, 'Box', text('box')), text1];
+      // Rounded boxes: the caption's line boxes, then the highlight box over them, each a drawing moved as the words are.
+      const { lines, highlight } = this.boxes(scene, step.current);
+      const shape = (rects: Rect[], radius: number, color: Rgba) => {
+        const drawn = drawing(rects, radius);
+        const head = this.motion(at === 0, at === steps.length - 1, step.end - step.start, drawn);
+        return `Dialogue: 0,${time(step.start)},${time(step.end)},Shape,,0,0,0,,{${head}\\1c${assColor(color)}\\1a${assAlpha(color)}\\bord0\\shad0\\p1}${drawn.commands}`;
+      };
+      const shapes = [];
+      if (this.box.a > 0 && lines.length > 0) shapes.push(shape(lines, this.radius, this.box));
+      if (highlight && animation === 'karaoke' && this.highlightBox !== this.box) shapes.push(shape([highlight], this.highlightRadius, this.highlightBox));
+      return [...shapes, text1];
     });
+  }
+
+  /**
+   * Where the boxes of a scene's step are, relative to the anchor: one per line around its shown words (the unread
+   * words of reveal and pop have none) and one around the word being read, with the caption box's padding.
+   */
+  private boxes(scene: Scene, current: number): { lines: Rect[]; highlight: Rect | null } {
+    const measure = this.request.measure!;
+    const { fontSize, padding: pad } = this;
+    const family = this.request.fontFamily;
+    const animation = this.request.settings.textAnimation;
+    const rightToLeft = RIGHT_TO_LEFT.test(this.request.language);
+    const space = this.separator === '' ? 0 : measure(this.separator, family, fontSize);
+    const { an } = this.anchor;
+    const count = scene.lines.length;
+    // libass sets lines a font size apart and aligns the block on the anchor by its row, each line by its column.
+    const blockTop = an <= 3 ? -count * fontSize : an <= 6 ? (-count * fontSize) / 2 : 0;
+    const column = ((an - 1) % 3) + 1;
+    const lines: Rect[] = [];
+    let highlight: Rect | null = null;
+    let at = 0;
+    scene.lines.forEach((line, row) => {
+      const widths = line.map((word) => measure(word.text, this.request.fontFor?.(word.text) ?? family, fontSize));
+      const width = widths.reduce((sum, each) => sum + each, 0) + space * (line.length - 1);
+      const left = column === 1 ? 0 : column === 2 ? -width / 2 : -width;
+      const top = blockTop + row * fontSize - pad;
+      let offset = 0;
+      const spans = widths.map((each) => {
+        const start = rightToLeft ? width - offset - each : offset;
+        offset += each + space;
+        return { x: left + start - pad, end: left + start + each + pad };
+      });
+      const shown = spans.filter((_, index) => !((animation === 'reveal' || animation === 'pop') && current >= 0 && at + index > current));
+      if (shown.length > 0) {
+        const x = Math.min(...shown.map((span) => span.x));
+        lines.push({ x, y: top, width: Math.max(...shown.map((span) => span.end)) - x, height: fontSize + 2 * pad });
+      }
+      if (current >= at && current < at + line.length) {
+        const span = spans[current - at]!;
+        highlight = { x: span.x, y: top, width: span.end - span.x, height: fontSize + 2 * pad };
+      }
+      at += line.length;
+    });
+    return { lines, highlight };
   }
 
   private get separator() {
@@ -215,10 +287,12 @@ class SceneWriter {
   }
 
   /** Position, and the scene's entrance on its first event and exit on its last. */
-  private motion(first: boolean, last: boolean, length: number): string {
+  private motion(first: boolean, last: boolean, length: number, shape?: { left: number; top: number }): string {
     const { entranceAnimation: entrance, exitAnimation: exit } = this.request.settings;
     const span = Math.min(ANIMATION_MS, Math.floor(length / 2));
-    const { an, x, y } = this.anchor;
+    // A drawing is placed by its top-left corner, its offset from the anchor added.
+    const an = shape ? 7 : this.anchor.an;
+    const [x, y] = shape ? [Math.round(this.anchor.x + shape.left), Math.round(this.anchor.y + shape.top)] : [this.anchor.x, this.anchor.y];
     const shift = Math.round(this.request.height * 0.05);
     const offsets: Record<string, [number, number]> = { 'slide-up': [0, shift], 'slide-down': [0, -shift], 'slide-left': [shift, 0], 'slide-right': [-shift, 0] };
     const tags = [`\\an${an}`];

@@ -8,6 +8,21 @@ export interface TimedWord {
   duration: number;
 }
 
+/** `crop_coordinates`: per frame shape, the part of an image or video shown, as `[x, y, width, height]` in its pixels. */
+export interface CropCoordinates {
+  '16:9'?: number[];
+  '9:16'?: number[];
+}
+
+/** The `video_settings` of a segment, feature image or feature video. */
+export interface MediaVideoSettings {
+  enabled?: boolean;
+  volume?: number;
+  plays_in_background?: boolean;
+  hides_background_images?: boolean;
+  crop_coordinates?: CropCoordinates | null;
+}
+
 /** A timed segment of the narration, as the item's `segments` list it (images and videos last 0 ms at their place). */
 export interface TimedSegment {
   content_type: string;
@@ -18,6 +33,7 @@ export interface TimedSegment {
   start_time: number;
   duration: number;
   words: TimedWord[];
+  video_settings?: MediaVideoSettings | null;
 }
 
 export interface VideoRenderRequest {
@@ -29,6 +45,10 @@ export interface VideoRenderRequest {
   settings: VideoSettings;
   /** The item's feature image (shown when `content_image_enabled`), if it has one. */
   featureImageUrl: string | null;
+  /** The feature image's `crop_coordinates`. */
+  featureImageCrop?: CropCoordinates | null;
+  /** The item's feature video, played from the start. */
+  featureVideo?: { url: string; video_settings?: MediaVideoSettings | null } | null;
   /** The item's language code (en_US, ja_JP, ar_SA...): captions are shaped and laid out for it. */
   language: string;
   size: { name: string; width: number; height: number };

@@ -3,7 +3,9 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { captionScript } from './captions.ts';
+import { textMeasure } from './boxes.ts';
+import { captionScript, roundedBoxes } from './captions.ts';
+import { clipSources, fetchClip } from './clips.ts';
 import { runFfmpeg } from './ffmpeg.ts';
 import { chosenFonts, resolveFonts, scriptFonts, type FontLimits } from './fonts.ts';
 import { composition, type CompositionAssets } from './composition.ts';
@@ -16,7 +18,7 @@ export interface VideoRendererOptions {
   fontCacheDir: string;
   /** ffmpeg's encoder threads: a render never takes more cores than this. */
   threads: number;
-  /** x264 preset, `veryfast` by default: faster presets gain little here, the filters cost as much (bench/video.ts). */
+  /** x264 preset, `veryfast` by default: `superfast` saves a tenth of the time for files twice the size at the same CRF. */
   preset?: string;
   /** Frames per second of the video. */
   fps?: number;
@@ -54,19 +56,27 @@ export function createVideoRenderer(options: VideoRendererOptions): MeasuredVide
         const { settings, size } = request;
         const fonts = await resolveFonts(settings.textFonts, options.fontCacheDir, options.fonts, request.signal);
         const slots = imageSlots(request);
-        const images = await Promise.all(slots.urls.map((url, index) => fetchImage(url, path.join(work, `image-${index}`), options.images, request.signal)));
+        const images = await Promise.all(
+          slots.images.map(async ({ url, crop }, index) => ({ ...(await fetchImage(url, path.join(work, `image-${index}`), options.images, request.signal)), crop })),
+        );
+        const sources = clipSources(request);
+        const clips = await Promise.all(
+          sources.map((source, index) => fetchClip(source, sources[index + 1], request.durationMs, path.join(work, `clip-${index}`), options.images, request.signal)),
+        );
         const logo = settings.logoImageUrl ? await fetchImage(settings.logoImageUrl, path.join(work, 'logo'), options.images, request.signal) : null;
         const captions = settings.textCaptionsEnabled && request.segments.some((segment) => segment.words.length > 0);
         if (captions) {
           const words = request.segments.flatMap((segment) => segment.words.map((word) => word.text));
           const fontFor = await scriptFonts(fonts.family, words, request.language);
-          const script = captionScript({ ...request, width: size.width, height: size.height, fontFamily: fonts.family, fontFor });
+          const families = [fonts.family, ...words.map((word) => fontFor(word) ?? fonts.family)];
+          const measure = roundedBoxes(settings) ? await textMeasure(families, options.fontCacheDir) : undefined;
+          const script = captionScript({ ...request, width: size.width, height: size.height, fontFamily: fonts.family, fontFor, measure });
           await writeFile(path.join(work, 'captions.ass'), script);
         }
         // A link keeps the fonts directory's path out of the filter graph's quoting rules.
         await mkdir(options.fontCacheDir, { recursive: true });
         await symlink(path.resolve(options.fontCacheDir), path.join(work, 'fonts'));
-        const assets: CompositionAssets = { images, slots: slots.slots, logo, captions, fontsDir: 'fonts' };
+        const assets: CompositionAssets = { images, slots: slots.slots, clips, logo, captions, fontsDir: 'fonts' };
         await mkdir(path.dirname(path.resolve(request.outPath)), { recursive: true });
         const args = composition({ ...request, outPath: path.resolve(request.outPath) }, assets, { fps, threads: options.threads, preset: options.preset ?? 'veryfast' });
         const started = performance.now();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { average, download, framePixels, matching, serveImages, type Area } from '../support/video.ts';
+import { average, download, framePixels, matching, serveImages, type Area, type Rgb } from '../support/video.ts';
 
 let server: TestServer;
 let images: Awaited<ReturnType<typeof serveImages>>;
@@ -86,5 +86,37 @@ describe('video frames', () => {
     expect(fonts.some((name) => font.test(name))).toBe(true);
     const pixels = await framePixels(file, middle(words.at(-1)!), captionArea);
     expect(matching(pixels, [255, 255, 255], 60).length).toBeGreaterThan(100);
+  });
+
+  it.each([
+    [0, 'square'],
+    [200, 'rounded'],
+  ])('caption and highlight boxes of radius %i have %s corners', async (radius, corners) => {
+    const blue: Rgb = [0, 0, 255];
+    const yellow: Rgb = [255, 255, 0];
+    const { file, words } = await preview(`radius-${radius}`, {
+      text_animation: 'karaoke',
+      sample_text: 'Round boxes sit behind words.',
+      text_font_size: 80,
+      text_background_color: '#0000ff',
+      text_highlight_background_color: '#ffff00',
+      text_highlight_color: '#000000',
+      text_background_radius: radius,
+      text_highlight_background_radius: radius,
+    });
+    const frame: Area = { x: 0, y: 0, width: WIDTH, height: HEIGHT };
+    const pixels = await framePixels(file, middle(words[2]!), frame);
+    // The top-left corner of the box a colour covers, and the colour 3 pixels inside it on the diagonal.
+    const corner = (color: Rgb) => {
+      const found = matching(pixels, color, 60);
+      expect(found.length).toBeGreaterThan(200);
+      const [x, y] = [Math.min(...found.map((pixel) => pixel % WIDTH)), Math.min(...found.map((pixel) => Math.floor(pixel / WIDTH)))];
+      const at = ((y + 3) * WIDTH + x + 3) * 3;
+      return [pixels[at]!, pixels[at + 1]!, pixels[at + 2]!] as Rgb;
+    };
+    const near = (color: Rgb) => color.map((channel) => expect.closeTo(channel, -1.8));
+    // Square: the box's own colour. Rounded: the caption box's corner shows the black frame, the highlight's the caption box.
+    expect(corner(blue)).toEqual(corners === 'square' ? near(blue) : near([0, 0, 0]));
+    expect(corner(yellow)).toEqual(corners === 'square' ? near(yellow) : near(blue));
   });
 });

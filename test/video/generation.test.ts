@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeDurationMs } from '../../src/media/probe.ts';
+import { serveGeneratedAudio } from '../support/audioHost.ts';
 import { download, settled } from '../support/generation.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
@@ -168,6 +169,36 @@ describe('an image segment in follow-article mode, through a template', () => {
     const [before, during] = [await centreColour(file, image.start_time - 500), await centreColour(file, image.start_time + 500)];
     expect(before[2]! > 180 && before[0]! < 80, `before: ${before}`).toBe(true);
     expect(during[0]! > 180 && during[1]! < 80 && during[2]! < 80, `during: ${during}`).toBe(true);
+  }, 90_000);
+});
+
+describe('a video segment with its own video settings', () => {
+  it('plays from the moment its segment is reached, cropped by its crop_coordinates', async () => {
+    // Lime on the left half, red on the right; its 16:9 crop keeps the lime half.
+    const clips = await serveGeneratedAudio(scratch, {
+      'halves.mp4': 'color=c=lime:s=160x180:r=25:d=1.2[a];color=c=red:s=160x180:r=25:d=1.2[b];[a][b]hstack[out0];sine=frequency=1000:duration=1.2[out1]',
+    });
+    try {
+      const settings = { background_color: '#0000ff', text_captions_enabled: false, audio_and_waveform_enabled: false };
+      const template = await server.request('POST', '/v1/video_settings_templates', { body: { name: 'Clips', settings } });
+      const video_settings = { volume: 80, crop_coordinates: { '16:9': [0, 0, 160, 90] } };
+      const text = (words: string) => ({ content_type: 'text', text: words, voice: { id: voice } });
+      const id = await create({
+        type: 'manual_segment',
+        segments: [text('First the weather, then the harbour.'), { content_type: 'video', video_url: `${clips.base}/halves.mp4`, video_settings }, text('Here is the harbour at noon.')],
+        video_settings: { enabled: true, variants: ['article'], sizes: [sizes[0]], template: { id: template.body.id } },
+      });
+      const item = await settled(server, id);
+      expect(item.status, item.error).toBe('processed');
+      const clip = item.segments.find((segment: any) => segment.content_type === 'video');
+      expect(clip.video_settings).toMatchObject(video_settings);
+      const file = await download(item.video[0].url, scratch);
+      const [before, during] = [await centreColour(file, clip.start_time - 500), await centreColour(file, clip.start_time + 500)];
+      expect(before[2]! > 180 && before[1]! < 80, `before: ${before}`).toBe(true);
+      expect(during[1]! > 180 && during[0]! < 80 && during[2]! < 80, `during: ${during}`).toBe(true);
+    } finally {
+      await clips.close();
+    }
   }, 90_000);
 });
 

@@ -7,7 +7,8 @@ import { runTool } from '../../src/media/tool.ts';
 import { defaultVideoSettings } from '../../src/player/videoSettings.ts';
 import type { VideoRenderRequest } from '../../src/video/port.ts';
 import { createVideoRenderer } from '../../src/video/render.ts';
-import { average, framePixels, serveImages } from '../support/video.ts';
+import { decodeSamples, serveGeneratedAudio, toneDb } from '../support/audioHost.ts';
+import { average, framePixels, matching, serveImages } from '../support/video.ts';
 
 let dir: string;
 let narration: Pick<VideoRenderRequest, 'audioPath' | 'durationMs' | 'segments'>;
@@ -85,6 +86,89 @@ describe('video renderer', () => {
       const area = { x: 0, y: 0, width: 320, height: 180 };
       expect(average(await framePixels(outPath, imageAt - 400, area))).toEqual([expect.closeTo(0, -1.5), expect.closeTo(255, -1.5), expect.closeTo(0, -1.5)]);
       expect(average(await framePixels(outPath, imageAt + 400, area))).toEqual([expect.closeTo(0, -1.5), expect.closeTo(0, -1.5), expect.closeTo(255, -1.5)]);
+    } finally {
+      await images.close();
+    }
+  });
+
+  it('crop_coordinates: the feature image and an image segment of one picture each show the part cropped for 16:9', async () => {
+    // Red on the left half, blue on the right: each crop keeps one half.
+    const images = await serveImages(dir, { 'halves.png': 'color=c=red:s=200x200[a];color=c=blue:s=200x200[b];[a][b]hstack[out0]' });
+    try {
+      const [first] = narration.segments;
+      const imageAt = Math.round(narration.durationMs / 2);
+      const outPath = path.join(dir, 'cropped.mp4');
+      const url = `${images.base}/halves.png`;
+      const crop = (x: number) => ({ '16:9': [x, 0, 200, 112], '9:16': [0, 0, 10, 10] });
+      await renderer().render({
+        ...narration,
+        segments: [first!, { content_type: 'image', section: null, text: null, image_url: url, video_url: null, start_time: imageAt, duration: 0, words: [], video_settings: { crop_coordinates: crop(0) } }],
+        settings: { ...defaultVideoSettings, playbackMode: 'follow-article', panAndZoomEnabled: false, textCaptionsEnabled: false, audioAndWaveformEnabled: false },
+        featureImageUrl: url,
+        featureImageCrop: crop(200),
+        language: 'en_US',
+        size: { name: 'small', width: 320, height: 180 },
+        outPath,
+      });
+      const area = { x: 0, y: 0, width: 320, height: 180 };
+      expect(average(await framePixels(outPath, imageAt - 400, area))).toEqual([expect.closeTo(0, -1.5), expect.closeTo(0, -1.5), expect.closeTo(255, -1.5)]);
+      expect(average(await framePixels(outPath, imageAt + 400, area))).toEqual([expect.closeTo(255, -1.5), expect.closeTo(0, -1.5), expect.closeTo(0, -1.5)]);
+    } finally {
+      await images.close();
+    }
+  });
+
+  it('a video segment plays from its moment, fitted, looping in the background over hidden images, its sound mixed in', async () => {
+    const images = await serveImages(dir, { 'feature.png': 'color=c=lime:s=320x180' });
+    // A narrow red clip of 0.6 s with a 1 kHz tone.
+    const clips = await serveGeneratedAudio(dir, { 'clip.mp4': 'color=c=red:s=90x90:r=25:d=0.6[out0];sine=frequency=1000:duration=0.6[out1]' });
+    try {
+      const [first] = narration.segments;
+      const clipAt = 800;
+      const outPath = path.join(dir, 'clip-out.mp4');
+      const video_settings = { volume: 100, plays_in_background: true, hides_background_images: true };
+      await renderer().render({
+        ...narration,
+        segments: [first!, { content_type: 'video', section: null, text: null, image_url: null, video_url: `${clips.base}/clip.mp4`, start_time: clipAt, duration: 0, words: [], video_settings }],
+        settings: { ...defaultVideoSettings, playbackMode: 'follow-article', panAndZoomEnabled: false, textCaptionsEnabled: false, audioAndWaveformEnabled: false, backgroundColor: '#000000' },
+        featureImageUrl: `${images.base}/feature.png`,
+        language: 'en_US',
+        size: { name: 'small', width: 320, height: 180 },
+        outPath,
+      });
+      const centre = { x: 140, y: 70, width: 40, height: 40 };
+      const side = { x: 0, y: 0, width: 40, height: 180 };
+      const [red, lime, black] = [[255, 0, 0], [0, 255, 0], [0, 0, 0]].map((color) => color.map((channel) => expect.closeTo(channel, -1.8)));
+      expect(average(await framePixels(outPath, clipAt - 400, side))).toEqual(lime);
+      // Past the clip's own length it plays again; the image beside it is hidden while it plays.
+      const late = Math.max(clipAt + 900, narration.durationMs - 300);
+      expect(average(await framePixels(outPath, late, centre))).toEqual(red);
+      expect(average(await framePixels(outPath, late, side))).toEqual(black);
+      const sound = await decodeSamples(outPath);
+      expect(toneDb(sound, [clipAt + 100, clipAt + 500], 1000) - toneDb(sound, [clipAt - 500, clipAt - 100], 1000)).toBeGreaterThan(15);
+    } finally {
+      await Promise.all([images.close(), clips.close()]);
+    }
+  });
+
+  it('pan_and_zoom_enabled: the picture grows on screen as the video plays', async () => {
+    const images = await serveImages(dir, { 'box.png': 'color=c=black:s=320x180,drawbox=x=80:y=45:w=160:h=90:color=white:t=fill' });
+    try {
+      const outPath = path.join(dir, 'zoom.mp4');
+      await renderer().render({
+        ...narration,
+        settings: { ...defaultVideoSettings, panAndZoomEnabled: true, textCaptionsEnabled: false, audioAndWaveformEnabled: false },
+        featureImageUrl: `${images.base}/box.png`,
+        language: 'en_US',
+        size: { name: 'small', width: 320, height: 180 },
+        outPath,
+      });
+      const area = { x: 0, y: 0, width: 320, height: 180 };
+      const white = async (at: number) => matching(await framePixels(outPath, at, area), [255, 255, 255], 60).length;
+      const [early, late] = [await white(200), await white(narration.durationMs - 300)];
+      // The box covers 160×90 pixels at the picture's size; zoomed in, more, and more as time passes.
+      expect(early).toBeGreaterThan(160 * 90);
+      expect(late / early).toBeGreaterThan(1.03);
     } finally {
       await images.close();
     }

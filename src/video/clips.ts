@@ -1,0 +1,66 @@
+// Videos inside a video: the item's feature video (from the start) and its video segments (from the moment they are
+// reached), each fetched through the guarded fetcher, timed, and given its segment's volume and background settings.
+import { runTool } from '../media/tool.ts';
+import { download, type AssetLimits } from './assets.ts';
+import { VideoRenderError } from './errors.ts';
+import type { CropCoordinates, MediaVideoSettings, VideoRenderRequest } from './port.ts';
+
+export interface ClipSource {
+  url: string;
+  /** When it starts, in milliseconds of the narration. */
+  at: number;
+  settings: MediaVideoSettings;
+}
+
+export interface Clip {
+  path: string;
+  width: number;
+  height: number;
+  hasAudio: boolean;
+  start: number;
+  end: number;
+  /** Played again and again until its end (`plays_in_background`), else once. */
+  loop: boolean;
+  /** 0 to 1. */
+  volume: number;
+  /** Images are not shown while it plays (`hides_background_images`). */
+  hidesImages: boolean;
+  crop: CropCoordinates | null;
+}
+
+/** The feature video and the video segments, in time order; one whose `video_settings.enabled` is false is left out. */
+export function clipSources(request: Pick<VideoRenderRequest, 'segments' | 'featureVideo'>): ClipSource[] {
+  const feature = request.featureVideo && request.featureVideo.video_settings?.enabled !== false ? [{ url: request.featureVideo.url, at: 0, settings: request.featureVideo.video_settings ?? {} }] : [];
+  const segments = request.segments
+    .filter((segment) => segment.content_type === 'video' && segment.video_url && segment.video_settings?.enabled !== false)
+    .map((segment) => ({ url: segment.video_url!, at: segment.start_time, settings: segment.video_settings ?? {} }));
+  return [...feature, ...segments].sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Fetches a clip and times it: it plays for its own length, or, playing in the background, loops until the next clip
+ * starts; never past the narration's end.
+ */
+export async function fetchClip(source: ClipSource, next: ClipSource | undefined, durationMs: number, file: string, limits: AssetLimits, signal?: AbortSignal): Promise<Clip> {
+  await download(source.url, file, limits, signal);
+  const probe = await runTool('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,width,height:format=duration', '-of', 'json', file], { timeoutMs: 10_000 });
+  const parsed = probe.code === 0 ? (JSON.parse(probe.stdout.toString()) as { streams?: { codec_type: string; width?: number; height?: number }[]; format?: { duration?: string } }) : {};
+  const video = parsed.streams?.find((stream) => stream.codec_type === 'video');
+  const length = Number(parsed.format?.duration) * 1000;
+  if (!video?.width || !video.height || !(length > 0)) throw new VideoRenderError('asset', `${source.url} is not a video ffmpeg can read`);
+  const loop = source.settings.plays_in_background === true;
+  const start = Math.min(source.at, durationMs);
+  const end = Math.min(durationMs, loop ? (next?.at ?? durationMs) : start + length);
+  return {
+    path: file,
+    width: video.width,
+    height: video.height,
+    hasAudio: parsed.streams!.some((stream) => stream.codec_type === 'audio'),
+    start,
+    end: Math.max(start, end),
+    loop,
+    volume: Math.min(100, Math.max(0, source.settings.volume ?? 100)) / 100,
+    hidesImages: source.settings.hides_background_images === true,
+    crop: source.settings.crop_coordinates ?? null,
+  };
+}
