@@ -36,13 +36,15 @@ const RULES = [
 const SAID: Record<string, string> = { ferry: 'water taxi', bridge: 'tunnel' };
 // Money with a scale suffix, a decade, a time, two abbreviations and a web address, in the sentences of a news item;
 // the phrases a listener should hear for them, and what would be heard if their symbols were read out instead.
+// Plain, common words around them: tiny.en mishears rarer ones ("port trust" as "poor trust", "ferries" as "fairies"),
+// which would fail the check for reasons that have nothing to do with the forms.
 const WRITTEN_FORMS = {
-  title: 'Port trust refits its ferries',
+  title: 'City library rebuilds its reading rooms',
   body:
-    '<p>Dr. Patel said the port trust had raised £3.5m to refit its ferries, most of which were built in the 1990s.</p>' +
-    '<p>Some routes will change, e.g. the night crossing, which now leaves at 3:45pm. The new timetable is online at https://example.com/ferries from Monday.</p>',
+    '<p>Dr. Patel said the city library had raised £3.5m to rebuild its reading rooms, most of which were built in the 1990s.</p>' +
+    '<p>Some hours will change, e.g. the late opening, which now starts at 3:45pm. The new timetable is online at https://example.com/library from Monday.</p>',
 };
-const SAID_FORMS = ['doctor patel', 'three point five million pounds', 'nineteen nineties', 'for example', 'three forty five p m', 'example dot com slash ferries'];
+const SAID_FORMS = ['doctor patel', 'three point five million pounds', 'nineteen nineties', 'for example', 'three forty five p m', 'example dot com slash library'];
 const SPELLED_SYMBOLS = ['pound sign', 'pound symbol', 'd r', 'e g', 'nineteen ninety s', 'colon', 'http', 'https', 'www'];
 
 interface Narration {
