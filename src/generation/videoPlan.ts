@@ -45,16 +45,24 @@ export async function templateSettingsOf(events: EventStore, templateId: number,
 const isVariant = (value: string): value is VideoVariant => value === 'article' || value === 'summary';
 
 /**
+ * Settings in layers: the base (the project's, or the defaults), then the template's fields (wire names, as
+ * stored), then the caller's own changes. Generation and the preview routes both go through here.
+ */
+export function layeredVideoSettings(base: VideoSettings, template: Record<string, unknown> | null, own: Partial<VideoSettings>): VideoSettings {
+  const templated = template ? applySettingsChanges(base, camelKeys<Partial<VideoSettings>>(template)) : base;
+  return applySettingsChanges(templated, own);
+}
+
+/**
  * Project settings, then the template's fields, then what the item says for itself. The WordPress plugin sends
  * `{enabled, variants, sizes, template}` with every post; an item's size without `enabled` is enabled.
  */
 export function effectiveVideoSettings(project: VideoSettings, template: Record<string, unknown> | null, item: ItemVideoSettings | null): VideoSettings {
-  let settings = template ? applySettingsChanges(project, camelKeys<Partial<VideoSettings>>(template)) : project;
-  if (!item) return settings;
-  if (item.enabled !== undefined) settings = { ...settings, enabled: item.enabled };
-  if (item.variants) settings = { ...settings, variants: item.variants.filter(isVariant) };
-  if (item.sizes) settings = { ...settings, sizes: item.sizes.map((size) => ({ ...size, enabled: size.enabled ?? true })) };
-  return settings;
+  return layeredVideoSettings(project, template, {
+    enabled: item?.enabled,
+    variants: item?.variants?.filter(isVariant),
+    sizes: item?.sizes?.map((size) => ({ ...size, enabled: size.enabled ?? true })),
+  });
 }
 
 /** One video per enabled size per variant; none unless video is enabled and both lists are non-empty. */

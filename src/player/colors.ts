@@ -34,8 +34,8 @@ const channel = (part: string) => within(part, PLAIN, 255) || within(part, PERCE
 const alpha = (part: string) => within(part, PLAIN, 1) || within(part, PERCENT, 100);
 const lightness = (part: string, modern: boolean) => within(part, PERCENT, 100) || (modern && within(part, PLAIN, 100));
 
-/** Splits at a separator outside parentheses: `a(b, c), d` → [`a(b, c)`, `d`]. */
-function splitTopLevel(text: string, separator: RegExp): string[] {
+/** Splits at a separator outside parentheses: `a(b, c), d` → [`a(b, c)`, `d`]; trimmed parts, none when unbalanced. */
+export function splitTopLevel(text: string, separator: RegExp): string[] {
   const parts: string[] = [];
   let depth = 0;
   let current = '';

@@ -1,4 +1,5 @@
 // CSS colours and backgrounds (already validated by src/player/colors.ts) turned into numbers for ASS and ffmpeg.
+import { splitTopLevel } from '../player/colors.ts';
 import { NAMED_HEX } from './namedColors.ts';
 
 export interface Rgba {
@@ -58,30 +59,15 @@ export function parseColor(css: string): Rgba {
 export function parseBackground(css: string): Background {
   const match = /^linear-gradient\((.*)\)$/is.exec(css.trim());
   if (!match) return { kind: 'color', color: parseColor(css) };
-  const parts = splitOutsideParentheses(match[1]!);
-  const first = parts[0]!.trim().toLowerCase();
+  const parts = splitTopLevel(match[1]!, /,/);
+  const first = parts[0]!.toLowerCase();
   const side = /^to\s+(left|right|top|bottom)/.exec(first)?.[1];
   const angle = /^(-?[\d.]+)deg$/.exec(first)?.[1];
-  const stops = (side || angle ? parts.slice(1) : parts).map((stop) => parseColor(splitOutsideParentheses(stop.trim(), /\s/)[0]!));
+  const stops = (side || angle ? parts.slice(1) : parts).map((stop) => parseColor(splitTopLevel(stop, /\s/)[0]!));
   // Angles are rounded to the nearest side: 90deg is to right, 180deg (CSS's default) to bottom.
   const degrees = angle === undefined ? (side ? { top: 0, right: 90, bottom: 180, left: 270 }[side]! : 180) : ((Number(angle) % 360) + 360) % 360;
   const quadrant = Math.round(degrees / 90) % 4;
   return { kind: 'gradient', vertical: quadrant % 2 === 0, reversed: quadrant === 0 || quadrant === 3, stops };
-}
-
-function splitOutsideParentheses(text: string, separator = /,/): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const char of text) {
-    if (char === '(') depth += 1;
-    if (char === ')') depth -= 1;
-    if (depth === 0 && separator.test(char)) {
-      if (current.trim() !== '') parts.push(current);
-      current = '';
-    } else current += char;
-  }
-  return current.trim() === '' ? parts : [...parts, current];
 }
 
 const hex2 = (value: number) => Math.round(value).toString(16).padStart(2, '0').toUpperCase();

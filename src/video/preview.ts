@@ -7,9 +7,10 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { principalOf, reachableProject } from '../http/auth.ts';
 import { baseUrlOf } from '../http/public.ts';
+import { layeredVideoSettings } from '../generation/videoPlan.ts';
 import { createLimit } from '../media/limit.ts';
 import { defaultVideoSettings, videoSettingsSchema, type VideoSettings } from '../player/videoSettings.ts';
-import { applySettingsChanges, settingsOf } from '../projects/readModel.ts';
+import { settingsOf } from '../projects/readModel.ts';
 import type { Services } from '../services.ts';
 import { camelKeys } from '../shared/caseMapping.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -140,9 +141,7 @@ export function videoPreviewActions(services: Services, renderer: VideoRenderer)
       const own = camelKeys<Partial<VideoSettings>>(body.settings);
       const templateId = own.template === undefined ? settingsOf(project, 'video').template?.id : own.template?.id;
       const template = templateId ? await findVideoTemplate(read, project.organizationId, templateId) : null;
-      let settings = settingsOf(project, 'video');
-      if (template) settings = applySettingsChanges(settings, camelKeys<Partial<VideoSettings>>(template.settings));
-      settings = applySettingsChanges(settings, own);
+      const settings = layeredVideoSettings(settingsOf(project, 'video'), template?.settings ?? null, own);
       return preview(ctx, settings, project.language, voiceFor(project.language, project.body?.voice_id), body);
     },
 
@@ -153,7 +152,7 @@ export function videoPreviewActions(services: Services, renderer: VideoRenderer)
       const template = Number.isSafeInteger(id) ? await findVideoTemplate(read, organizationId, id) : null;
       if (!template) throw notFound();
       const body = splitBody(parseOrThrow(templatePreviewBody, input ?? {}));
-      const settings = applySettingsChanges(applySettingsChanges(defaultVideoSettings, camelKeys<Partial<VideoSettings>>(template.settings)), camelKeys<Partial<VideoSettings>>(body.settings));
+      const settings = layeredVideoSettings(defaultVideoSettings, template.settings, camelKeys<Partial<VideoSettings>>(body.settings));
       return preview(ctx, settings, 'en_US', voiceFor('en_US', null), body);
     },
   };

@@ -1,38 +1,13 @@
 // Audio for production tests: files made with ffmpeg, served by a local HTTP server, and decoded again for measuring.
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import { runTool } from '../../src/media/tool.ts';
+import { serveMadeFiles, type FileHost } from './fileHost.ts';
 
-export interface AudioHost {
-  base: string;
-  close(): Promise<void>;
-}
+export type AudioHost = FileHost;
 
 /** Makes each file with ffmpeg from a lavfi source (`sine=frequency=220:duration=3`) and serves it at /<name>. */
-export async function serveGeneratedAudio(dir: string, sources: Record<string, string>): Promise<AudioHost> {
-  const files: Record<string, Buffer> = {};
-  for (const [name, source] of Object.entries(sources)) {
-    const made = await runTool('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', source, join(dir, name)]);
-    expect(made.code, made.stderr.toString()).toBe(0);
-    files[`/${name}`] = await readFile(join(dir, name));
-  }
-  const server: Server = createServer((request, response) => {
-    const file = files[request.url ?? ''];
-    if (file) return void response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.length }).end(file);
-    response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
+export const serveGeneratedAudio = (dir: string, sources: Record<string, string>): Promise<AudioHost> =>
+  serveMadeFiles(dir, sources, { outputArgs: [], contentType: 'application/octet-stream' });
 
 export const SAMPLE_RATE = 22050;
 

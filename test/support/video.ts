@@ -1,10 +1,8 @@
 // Video checks for tests: previews fetched to disk, streams probed with ffprobe, frames read back as RGB pixels.
-import { readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { expect } from 'vitest';
 import { runTool } from '../../src/media/tool.ts';
+import { serveMadeFiles, type FileHost } from './fileHost.ts';
 
 export interface Probed {
   video: { codec_name: string; width: number; height: number };
@@ -67,25 +65,5 @@ export function average(pixels: Buffer): Rgb {
 }
 
 /** Serves images made with ffmpeg from lavfi sources (`color=c=red:s=200x100`) at /<name>. */
-export async function serveImages(dir: string, sources: Record<string, string>): Promise<{ base: string; close(): Promise<void> }> {
-  const files = new Map<string, string>();
-  for (const [name, source] of Object.entries(sources)) {
-    const file = path.join(dir, name);
-    const made = await runTool('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-frames:v', '1', file]);
-    expect(made.code, made.stderr).toBe(0);
-    files.set(`/${name}`, file);
-  }
-  const server: Server = createServer((request, response) => {
-    const file = files.get(request.url ?? '');
-    if (!file) return void response.writeHead(404).end();
-    void readFile(file).then((bytes) => response.writeHead(200, { 'content-type': 'image/png', 'content-length': bytes.length }).end(bytes));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
+export const serveImages = (dir: string, sources: Record<string, string>): Promise<FileHost> =>
+  serveMadeFiles(dir, sources, { outputArgs: ['-frames:v', '1'], contentType: 'image/png' });
