@@ -1,37 +1,25 @@
 // Load benchmark of the /v1 content API: starts the service, seeds it, runs autocannon per scenario, prints medians.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, prng, scenarioRow, startServer, type Server } from './service.ts';
+import { benchEnv, loadRunCleanup, mongoUrlFor, prng, startServer, type Server } from './service.ts';
 import { parseArgs } from 'node:util';
-import { cannonRound, type CannonRequest, type CannonRun, type StatusRound } from './cannon.ts';
-
-const API_KEY = 'bench_bootstrap_key_0123456789';
-const CONTENT = '/v1/projects/1/content';
+import type { CannonRequest, StatusRound } from './cannon.ts';
+import { API_KEY, CONTENT, LOAD_OPTIONS, SCENARIO_TABLE_HEAD, errorText, guardRun, loadRunner, loadSettings, machineLine, wholeOption } from './support.ts';
 
 const { values: args } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '50' },
-    rounds: { type: 'string', default: '3' },
-    warmup: { type: 'string', default: '3' },
+    ...LOAD_OPTIONS,
     seed: { type: 'string', default: '2000' },
     mongodb: { type: 'string' },
     only: { type: 'string', default: 'get,list,create' },
     'cpu-prof': { type: 'string' },
   },
 });
-const positive = (name: keyof typeof args) => {
-  const value = Number(args[name]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1`);
-  return value;
-};
-const duration = positive('duration');
-const connections = positive('connections');
-const rounds = positive('rounds');
-const warmup = positive('warmup');
-const seedCount = positive('seed');
+const settings = loadSettings(args);
+const { duration, connections, rounds, warmup } = settings;
+const seedCount = wholeOption(args, 'seed', 1);
 const only = new Set(args.only.split(','));
 for (const name of only) if (!['get', 'list', 'create'].includes(name)) throw new Error(`--only takes get, list and create; got ${name}`);
 
@@ -112,52 +100,36 @@ function scenarios(ids: string[]): { key: string; name: string; requests: Cannon
   ];
 }
 
-let running: CannonRun | undefined;
-
-const cannon = (baseUrl: string, requests: CannonRequest[], seconds: number): Promise<StatusRound> =>
-  cannonRound({ url: baseUrl, connections, seconds, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, requests }, (run) => {
-    running = run;
-  });
+const load = loadRunner(settings, { 'x-api-key': API_KEY, 'content-type': 'application/json' });
 
 const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb, 'bench') : undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
 let server: Server | undefined;
-const { cleanUp, fail } = loadRunCleanup(dataDir, mongoUrl, { stopLoad: () => running?.stop(), server: () => server });
 // Seeding gets 250 ms an item: FerretDB on SQLite manages about 6 creates a second once it holds 2,000 items.
 const budgetSeconds = Math.ceil(60 + seedCount / 4 + only.size * (warmup + rounds * (duration + 15)));
-const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
-watchdog.unref();
-process.once('SIGINT', () => fail('interrupted'));
-process.once('SIGTERM', () => fail('terminated'));
+const { cleanUp, fail } = guardRun(budgetSeconds, loadRunCleanup(dataDir, mongoUrl, { stopLoad: load.stop, server: () => server }));
 
 try {
   // The API alone: narrating the seeded articles would compete with it for the CPUs.
   const env = benchEnv(dataDir, API_KEY, { generation: false, mongoUrl });
   const profileDir = args['cpu-prof'] ? path.resolve(args['cpu-prof']) : undefined;
-  const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpuModel}), commit ${gitCommit()}`);
+  console.log(machineLine());
   server = await startServer(env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [], fail);
   const started = Date.now();
   const ids = await seed(server.baseUrl, seedCount);
   const seeding = `${ids.length} items seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`;
   console.log(`read store: ${mongoUrl ? `MongoDB at ${mongoUrl}` : 'embedded'}; ${seeding}`);
   console.log(`${connections} connections, ${warmup} s warm-up, ${rounds} × ${duration} s per scenario; autocannon shares the CPUs with the service\n`);
-  console.log('| scenario | req/s (median) | p50 ms | p99 ms | non-2xx | errors | req/s per round |');
-  console.log('|---|---:|---:|---:|---:|---:|---|');
+  console.log(SCENARIO_TABLE_HEAD);
   const notes: string[] = [];
   for (const scenario of scenarios(ids).filter(({ key }) => only.has(key))) {
-    await cannon(server.baseUrl, scenario.requests, warmup);
-    const results: StatusRound[] = [];
-    for (let round = 0; round < rounds; round++) results.push(await cannon(server.baseUrl, scenario.requests, duration));
-    console.log(scenarioRow(scenario.name, results));
+    const results: StatusRound[] = await load.scenario(server.baseUrl, scenario.name, scenario.requests);
     const odd = results.flatMap((r) => Object.entries(r.statuses)).filter(([code]) => !code.startsWith('2'));
     if (odd.length > 0) notes.push(`${scenario.name}: ${odd.map(([code, count]) => `${code} ×${count}`).join(', ')}`);
   }
   if (notes.length > 0) console.log(`\nstatuses other than 2xx:\n${notes.join('\n')}`);
   await cleanUp();
   if (profileDir) console.log(`\nCPU profile of the service written to ${profileDir}`);
-  clearTimeout(watchdog);
 } catch (error) {
-  const cause = error instanceof Error && error.cause ? `\ncaused by: ${String(error.cause)}` : '';
-  fail(error instanceof Error ? `${error.stack ?? error.message}${cause}` : String(error));
+  fail(errorText(error));
 }

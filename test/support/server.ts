@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { loopbackEnv } from './loopbackEnv.ts';
 import { createResponseValidator } from './openapi.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -30,18 +31,7 @@ export const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'service-test-')
 
 /** Environment of a test server; with TEST_MONGODB_URL each data dir gets its own database. */
 export function serverEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/root',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    BOOTSTRAP_API_KEY: TEST_KEY,
-    RATE_LIMIT_GET: '100000',
-    RATE_LIMIT_OTHER: '100000',
-    RATE_LIMIT_PUBLIC: '100000',
-    GENERATION_ENABLED: 'false',
-  };
+  const env = loopbackEnv(dataDir, TEST_KEY, { rateLimit: 100_000, generation: false });
   const name = path.basename(dataDir).replace(/\W/g, '_');
   if (process.env.TEST_MONGODB_URL) env.MONGODB_URL = `${process.env.TEST_MONGODB_URL}/t_${name}`;
   if (process.env.TEST_TEMPORAL_ADDRESS) {

@@ -16,6 +16,15 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([server.stop(), strict.stop(), receiver.close()]));
 
+/** Every route of one webhook, below `/v1/projects/{id}/webhooks/{webhook_id}`. */
+const ONE_WEBHOOK_ROUTES = [
+  ['GET', ''],
+  ['PUT', ''],
+  ['DELETE', ''],
+  ['POST', '/test'],
+  ['GET', '/deliveries'],
+] as const;
+
 const create = async (body: Record<string, unknown>, project = 1) => {
   const reply = await server.request('POST', `/v1/projects/${project}/webhooks`, { body });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -57,13 +66,7 @@ describe('webhook resources', () => {
     expect(partial.body).toMatchObject({ ...changes, enabled: true });
 
     expect((await server.request('DELETE', `/v1/projects/1/webhooks/${created.id}`)).status).toBe(204);
-    for (const [method, path] of [
-      ['GET', ''],
-      ['PUT', ''],
-      ['DELETE', ''],
-      ['POST', '/test'],
-      ['GET', '/deliveries'],
-    ] as const) {
+    for (const [method, path] of ONE_WEBHOOK_ROUTES) {
       const reply = await server.request(method, `/v1/projects/1/webhooks/${created.id}${path}`, method === 'PUT' ? { body: { enabled: true } } : {});
       expect(reply.status, `${method} ${path}`).toBe(404);
       expect(reply.body).toEqual({ code: 404, message: 'Not Found' });
@@ -172,13 +175,7 @@ describe('projects and keys', () => {
 
     const theirs = await create({ url: 'https://hooks.example.com/podcasts' }, projectId);
     const ours = await create({ url: 'https://hooks.example.com/ours' });
-    for (const [method, path] of [
-      ['GET', ''],
-      ['PUT', ''],
-      ['DELETE', ''],
-      ['POST', '/test'],
-      ['GET', '/deliveries'],
-    ] as const) {
+    for (const [method, path] of ONE_WEBHOOK_ROUTES) {
       const options = method === 'PUT' ? { body: { enabled: false } } : {};
       expect((await server.request(method, `/v1/projects/1/webhooks/${theirs.id}${path}`, options)).status, `${method} ${path}`).toBe(404);
       expect((await server.request(method, `/v1/projects/${projectId}/webhooks/${ours.id}${path}`, { ...options, key: projectKey })).status).toBe(404);
