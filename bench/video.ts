@@ -11,12 +11,12 @@ import { createEspeakEngine } from '../src/media/engines/espeak.ts';
 import { runTool } from '../src/media/tool.ts';
 import { defaultVideoSettings, type VideoSettings } from '../src/player/videoSettings.ts';
 import { captionScript } from '../src/video/captions.ts';
-import { composition } from '../src/video/composition.ts';
+import { composition, joinParts } from '../src/video/composition.ts';
 import { runFfmpeg } from '../src/video/ffmpeg.ts';
 import { DEFAULT_FONT } from '../src/video/fonts.ts';
 import { imageSlots } from '../src/video/slots.ts';
 import type { VideoRenderRequest } from '../src/video/port.ts';
-import { createVideoRenderer } from '../src/video/render.ts';
+import { createVideoRenderer, renderSpans } from '../src/video/render.ts';
 import { longArticleHtml } from '../test/fixtures/longArticle.ts';
 import { gitCommit, median } from './service.ts';
 
@@ -87,8 +87,16 @@ const images = [await probeSize(path.join(dir, 'one.jpg')), await probeSize(path
 const slots = imageSlots({ ...request, segments: request.segments.map((segment) => (segment.image_url ? { ...segment, image_url: `${base}/two.jpg` } : segment)) }).slots;
 const seconds = (durationMs / 1000).toFixed(3);
 
-/** The renderer's own ffmpeg command, run directly: what the service adds (fetching, fonts, captions, probing) is left out. */
-const sameGraph = composition({ ...request, outPath: path.join(dir, 'same.mp4') }, { images, slots, logo: null, captions: true, fontsDir: 'fonts' }, { fps: FPS, threads: THREADS, preset });
+/**
+ * The renderer's own ffmpeg commands, run directly: what the service adds (fetching, fonts, captions, probing) is
+ * left out. Its parts at once and their join, as the renderer runs them; and its graph in one process.
+ */
+const assets = { images, slots, logo: null, captions: true, fontsDir: 'fonts' };
+const spans = renderSpans(durationMs, FPS, THREADS, false);
+const parts = spans.map((span, part) => composition({ ...request, outPath: `part-${part}.mp4` }, assets, { fps: FPS, threads: 1, preset }, span));
+writeFileSync(path.join(work, 'parts.txt'), spans.map((_, part) => `file 'part-${part}.mp4'\n`).join(''));
+const join = joinParts({ ...request, outPath: path.join(dir, 'same-parts.mp4') });
+const sameGraph = composition({ ...request, outPath: path.join(dir, 'same.mp4') }, assets, { fps: FPS, threads: THREADS, preset });
 
 /**
  * The same picture written by hand, independently of the renderer's code: a colour source at the video's rate, each
@@ -100,7 +108,7 @@ const zoomed = (index: number) =>
   `scale=w='max(${WIDTH},2*trunc(${WIDTH}*(1+0.06*(1+sin(t/5+${index})))/2))':h='max(${HEIGHT},2*trunc(${HEIGHT}*(1+0.06*(1+sin(t/5+${index})))/2))':eval=frame:flags=fast_bilinear`;
 const at = (index: number) => `x='-(w-W)*(0.5+0.5*sin(t/6+${index}))':y='-(h-H)*(0.5+0.5*cos(t/7+${index}))'`;
 const handWritten = [
-  '-nostdin', '-nostats', '-v', 'error', '-y',
+  '-nostdin', '-nostats', '-v', 'error', '-y', '-filter_complex_threads', '1',
   '-f', 'lavfi', '-i', `color=c=black:s=${WIDTH}x${HEIGHT}:r=${FPS}:d=${seconds}`,
   '-i', images[0]!.path, '-i', images[1]!.path, '-i', spoken.wavPath,
   '-filter_complex',
@@ -114,7 +122,7 @@ const handWritten = [
     `[b][wave]overlay=0:300,ass=captions.ass:fontsdir=fonts[v]`,
   ].join(';'),
   '-map', '[v]', '-map', '[sound]',
-  '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(FPS), '-g', String(FPS * 4), '-x264-params', 'bframes=0', '-threads', String(THREADS),
+  '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(FPS), '-g', String(FPS * 4), '-x264-params', 'bframes=0:me=dia:subme=1', '-threads', String(THREADS),
   '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k', '-t', seconds, '-movflags', '+faststart', path.join(dir, 'hand.mp4'),
 ];
 
@@ -122,16 +130,21 @@ interface Sample {
   ms: number;
   peak: number;
 }
-const results: Record<'service' | 'sameGraph' | 'handWritten', Sample[]> = { service: [], sameGraph: [], handWritten: [] };
+const results: Record<'service' | 'sameParts' | 'sameGraph' | 'handWritten', Sample[]> = { service: [], sameParts: [], sameGraph: [], handWritten: [] };
+const ffmpeg = (command: string[]) => runFfmpeg(command, { cwd: work, timeoutMs: 30 * 60_000 });
 const loads: number[] = [];
 for (let round = 0; round < rounds; round++) {
   loads.push(loadavg()[0]!);
   let started = performance.now();
   const rendered = await renderer.render(request);
   results.service.push({ ms: performance.now() - started, peak: rendered.peakMemoryBytes });
+  started = performance.now();
+  const partRuns = await Promise.all(parts.map(ffmpeg));
+  const joined = await ffmpeg(join);
+  results.sameParts.push({ ms: performance.now() - started, peak: Math.max(joined.peakMemoryBytes, partRuns.reduce((sum, run) => sum + run.peakMemoryBytes, 0)) });
   for (const [name, command] of [['sameGraph', sameGraph], ['handWritten', handWritten]] as const) {
     started = performance.now();
-    const run = await runFfmpeg(command, { cwd: work, timeoutMs: 30 * 60_000 });
+    const run = await ffmpeg(command);
     results[name].push({ ms: performance.now() - started, peak: run.peakMemoryBytes });
   }
   loads.push(loadavg()[0]!);
@@ -142,11 +155,17 @@ server.close();
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const serviceMs = median(results.service.map((sample) => sample.ms));
 console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model}), commit ${gitCommit()}`);
-console.log(`narration: ${words} words, ${(durationMs / 60_000).toFixed(1)} min; ${WIDTH}x${HEIGHT} ${FPS} fps, libx264 ${preset}, ${THREADS} threads; medians of ${rounds} rounds`);
+console.log(`narration: ${words} words, ${(durationMs / 60_000).toFixed(1)} min; ${WIDTH}x${HEIGHT} ${FPS} fps, libx264 ${preset}, ${THREADS} cores (${spans.length} parts); medians of ${rounds} rounds`);
 console.log(`1-minute load average before and after each round: ${loads.map((load) => load.toFixed(1)).join(', ')}\n`);
-console.log('| run | render time | × real time | service ÷ this | ffmpeg peak memory (VmHWM) |');
+console.log('| run | render time | × real time | service ÷ this | ffmpeg peak memory (VmHWM, parts summed) |');
 console.log('|---|---|---|---|---|');
-for (const [name, label] of [['service', 'service renderer (fetch, fonts, captions, ffmpeg)'], ['sameGraph', "bare ffmpeg: the renderer's own command"], ['handWritten', 'bare ffmpeg: hand-written, same picture']] as const) {
+const rows = [
+  ['service', 'service renderer (fetch, fonts, captions, ffmpeg)'],
+  ['sameParts', "bare ffmpeg: the renderer's own commands (parts at once, then the join)"],
+  ['sameGraph', "bare ffmpeg: the renderer's graph in one process"],
+  ['handWritten', 'bare ffmpeg: hand-written, same picture, one process'],
+] as const;
+for (const [name, label] of rows) {
   const ms = median(results[name].map((sample) => sample.ms));
   const peak = median(results[name].map((sample) => sample.peak));
   console.log(`| ${label} | ${(ms / 1000).toFixed(1)} s | ${(durationMs / ms).toFixed(1)}× | ${(serviceMs / ms).toFixed(2)} | ${mb(peak)} MB |`);

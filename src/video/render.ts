@@ -6,9 +6,9 @@ import path from 'node:path';
 import { textMeasure } from './boxes.ts';
 import { captionScript, roundedBoxes } from './captions.ts';
 import { clipSources, fetchClip } from './clips.ts';
-import { runFfmpeg } from './ffmpeg.ts';
+import { runFfmpeg, type FfmpegRun } from './ffmpeg.ts';
 import { chosenFonts, resolveFonts, scriptFonts, type FontLimits } from './fonts.ts';
-import { composition, type CompositionAssets } from './composition.ts';
+import { composition, joinParts, type CompositionAssets, type EncodingOptions, type Span } from './composition.ts';
 import { fetchImage, type ImageLimits } from './images.ts';
 import { imageSlots } from './slots.ts';
 import type { RenderedVideo, VideoRenderer, VideoRenderRequest } from './port.ts';
@@ -16,7 +16,11 @@ import type { RenderedVideo, VideoRenderer, VideoRenderRequest } from './port.ts
 export interface VideoRendererOptions {
   /** Where fonts fetched from `text_fonts` URLs are kept between renders. */
   fontCacheDir: string;
-  /** ffmpeg's encoder threads: a render never takes more cores than this. */
+  /**
+   * The cores one render may take: a long video is rendered in this many parts at once, each one ffmpeg process
+   * with one encoder thread (ffmpeg draws a picture's layers on one thread, so one process alone keeps two cores
+   * about three-quarters busy); a short one, or one with videos in it, is one process with this many encoder threads.
+   */
   threads: number;
   /** x264 preset, `veryfast` by default: `superfast` saves a tenth of the time for files twice the size at the same CRF. */
   preset?: string;
@@ -33,6 +37,42 @@ export interface RenderedVideoDetails extends RenderedVideo {
   peakMemoryBytes: number;
   /** Wall-clock time of the ffmpeg process, in milliseconds. */
   renderMs: number;
+}
+
+/** Each part of a split render lasts at least this long: below it, starting another process costs more than it saves. */
+const MIN_PART_MS = 15_000;
+
+/** The parts of a render, split at frame boundaries; one span for the whole video when it is not split. */
+export function renderSpans(durationMs: number, fps: number, cores: number, hasClips: boolean): Span[] {
+  const parts = hasClips ? 1 : Math.max(1, Math.min(cores, Math.floor(durationMs / MIN_PART_MS)));
+  const frames = Math.round((durationMs * fps) / 1000);
+  const boundary = (part: number) => (part === parts ? durationMs : (Math.round((frames * part) / parts) * 1000) / fps);
+  return Array.from({ length: parts }, (_, part) => ({ fromMs: boundary(part), toMs: boundary(part + 1) }));
+}
+
+/**
+ * Renders the parts at once and joins them; stops the others as soon as one fails. The peak memory is the sum of
+ * the parts' (they run together).
+ */
+async function renderInParts(request: VideoRenderRequest, assets: CompositionAssets, encoding: EncodingOptions, spans: Span[], work: string, timeoutMs: number): Promise<FfmpegRun> {
+  const stop = new AbortController();
+  const stopAll = () => stop.abort();
+  request.signal?.addEventListener('abort', stopAll, { once: true });
+  try {
+    const runs = await Promise.all(
+      spans.map((span, part) =>
+        runFfmpeg(composition({ ...request, outPath: `part-${part}.mp4` }, assets, { ...encoding, threads: 1 }, span), { cwd: work, timeoutMs, signal: stop.signal }).catch((error: unknown) => {
+          stop.abort();
+          throw error;
+        }),
+      ),
+    );
+    await writeFile(path.join(work, 'parts.txt'), spans.map((_, part) => `file 'part-${part}.mp4'\n`).join(''));
+    const joined = await runFfmpeg(joinParts(request), { cwd: work, timeoutMs, signal: request.signal });
+    return { stderr: runs.map((run) => run.stderr).join('\n'), peakMemoryBytes: Math.max(joined.peakMemoryBytes, runs.reduce((sum, run) => sum + run.peakMemoryBytes, 0)) };
+  } finally {
+    request.signal?.removeEventListener('abort', stopAll);
+  }
 }
 
 async function posterFrame(request: VideoRenderRequest, work: string): Promise<void> {
@@ -78,9 +118,15 @@ export function createVideoRenderer(options: VideoRendererOptions): MeasuredVide
         await symlink(path.resolve(options.fontCacheDir), path.join(work, 'fonts'));
         const assets: CompositionAssets = { images, slots: slots.slots, clips, logo, captions, fontsDir: 'fonts' };
         await mkdir(path.dirname(path.resolve(request.outPath)), { recursive: true });
-        const args = composition({ ...request, outPath: path.resolve(request.outPath) }, assets, { fps, threads: options.threads, preset: options.preset ?? 'veryfast' });
+        const target = { ...request, outPath: path.resolve(request.outPath) };
+        const encoding = { fps, threads: options.threads, preset: options.preset ?? 'veryfast' };
+        const timeoutMs = timeout.baseMs + timeout.perAudioMs * request.durationMs;
+        const spans = renderSpans(request.durationMs, fps, options.threads, clips.length > 0);
         const started = performance.now();
-        const run = await runFfmpeg(args, { cwd: work, timeoutMs: timeout.baseMs + timeout.perAudioMs * request.durationMs, signal: request.signal });
+        const run =
+          spans.length > 1
+            ? await renderInParts(target, assets, encoding, spans, work, timeoutMs)
+            : await runFfmpeg(composition(target, assets, encoding), { cwd: work, timeoutMs, signal: request.signal });
         // The poster is read back from the mp4: a second output of the render's own graph can stall ffmpeg 5's scheduler.
         if (request.posterPath) await posterFrame(request, work);
         return {
