@@ -76,6 +76,14 @@ export function cropOf(image: { width: number; height: number; crop?: CropCoordi
   return w >= 2 && h >= 2 ? `crop=${w}:${h}:${x}:${y},` : '';
 }
 
+/**
+ * An overlay's position that puts its picture past the frame's right edge (nothing drawn) while `visible` is 0. Not
+ * the overlay's `enable`: ffmpeg evaluates that at the time of the frame it last read from either input, and an
+ * overlay reads its picture ahead, so an image came back a frame late after each gap; the position is evaluated at
+ * the time of the frame drawn on.
+ */
+const offScreenUnless = (visible: string, x: string) => `if(${visible},${x},W)`;
+
 /** The background is the bottom layer: a colour's alpha is dropped rather than blended with nothing. */
 const opaque = (color: Rgba) => ffmpegColor({ ...color, a: 1 });
 
@@ -116,7 +124,7 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
     const motion = settings.panAndZoomEnabled
       ? `,scale=w='max(${width},2*trunc(${width}*${zoom}/2))':h='max(${height},2*trunc(${height}*${zoom}/2))':eval=frame:flags=fast_bilinear`
       : '';
-    const at = settings.panAndZoomEnabled ? `x='-(w-W)*(0.5+0.5*sin(t/6+${index}))':y='-(h-H)*(0.5+0.5*cos(t/7+${index}))'` : '0:0';
+    const [x, y] = settings.panAndZoomEnabled ? [`-(w-W)*(0.5+0.5*sin(t/6+${index}))`, `-(h-H)*(0.5+0.5*cos(t/7+${index}))`] : ['0', '0'];
     const enable = during(shown.map((slot) => [slot.start, slot.end]));
     const hidden = clips.filter((clip) => clip.hidesImages).map((clip) => [clip.start, clip.end] as const);
     const onScreen = hidden.length > 0 ? `(${enable})*not(${during(hidden)})` : enable;
@@ -124,10 +132,11 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
     // none after its last slot: a stream that never sends another frame would hold the overlay forever.
     const last = Math.max(...shown.map((slot) => slot.end));
     // A zooming picture is rescaled at half the frame rate, which halves its cost: steps of under a pixel, while the
-    // overlay still moves it at every frame.
-    const visible = `trim=end=${seconds(last)},select='${settings.panAndZoomEnabled ? 'not(mod(n,2))*' : ''}(${enable})'`;
+    // overlay still moves it at every frame. The first frame of each slot is always made.
+    const halfRate = `*(isnan(prev_selected_t)+gte(t-prev_selected_t,${(1.5 / fps).toFixed(3)}))`;
+    const visible = `trim=end=${seconds(last)},select='(${enable})${settings.panAndZoomEnabled ? halfRate : ''}'`;
     graph.push(`[${next}:v]${cropOf(image, width, height)}scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h},format=yuv420p,${still(fps, from)},${visible}${motion}[image${index}]`);
-    stack(`overlay=${at}:enable='${onScreen}'`, `image${index}`);
+    stack(`overlay=x='${offScreenUnless(onScreen, x)}':y='${y}'`, `image${index}`);
     next += 1;
   });
 
@@ -139,7 +148,7 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
     const length = seconds(clip.end - clip.start);
     const fit = `scale=${width}:${height}:force_original_aspect_ratio=decrease,setsar=1`;
     graph.push(`[${next}:v]${cropOf(clip, width, height)}${fit},fps=${fps},format=yuv420p,trim=duration=${length},setpts=PTS-STARTPTS+${seconds(clip.start)}/TB[clip${index}]`);
-    stack(`overlay=x=(W-w)/2:y=(H-h)/2:eof_action=pass:enable='between(t,${seconds(clip.start)},${seconds(clip.end)})'`, `clip${index}`);
+    stack(`overlay=x='${offScreenUnless(during([[clip.start, clip.end]]), '(W-w)/2')}':y=(H-h)/2:eof_action=pass`, `clip${index}`);
     if (clip.hasAudio && clip.volume > 0) {
       graph.push(`[${next}:a]atrim=duration=${length},asetpts=PTS-STARTPTS,volume=${clip.volume.toFixed(2)},adelay=${Math.round(clip.start)}:all=1[clipsound${index}]`);
       sounds.push(`[clipsound${index}]`);

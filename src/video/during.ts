@@ -15,14 +15,14 @@ function merged(intervals: readonly (readonly [number, number])[]): [number, num
 }
 
 /**
- * 1 while `t` is inside one of the intervals (milliseconds, ends included), 0 outside: a search tree of `if`s on the
+ * 1 while `t` is inside one of the intervals (milliseconds, from its start to before its end), 0 outside: a search tree of `if`s on the
  * starts, so a frame evaluates about log2(n) comparisons. (A sum of `between` terms evaluates all of them at every
  * frame, and past about a hundred terms ffmpeg's expression parser refuses it.) `0` for no interval.
  */
 export function during(intervals: readonly (readonly [number, number])[]): string {
   const sorted = merged(intervals);
   const tree = (from: number, to: number): string => {
-    if (to - from === 1) return `between(t,${seconds(sorted[from]![0])},${seconds(sorted[from]![1])})`;
+    if (to - from === 1) return `gte(t,${seconds(sorted[from]![0])})*lt(t,${seconds(sorted[from]![1])})`;
     const middle = Math.floor((from + to) / 2);
     return `if(lt(t,${seconds(sorted[middle]![0])}),${tree(from, middle)},${tree(middle, to)})`;
   };

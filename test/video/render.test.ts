@@ -151,6 +151,32 @@ describe('video renderer', () => {
     }
   });
 
+  it('cycle: each image is on screen from the first frame of its turn to the last, with and without pan and zoom', async () => {
+    const images = await serveImages(dir, { 'red.png': 'color=c=red:s=320x180', 'blue.png': 'color=c=blue:s=320x180' });
+    try {
+      for (const panAndZoomEnabled of [false, true]) {
+        const outPath = path.join(dir, `cycle-${panAndZoomEnabled}.mp4`);
+        await renderer().render({
+          ...narration,
+          segments: [...narration.segments, { content_type: 'image', section: null, text: null, image_url: `${images.base}/blue.png`, video_url: null, start_time: 0, duration: 0, words: [] }],
+          settings: { ...defaultVideoSettings, playbackMode: 'cycle', cycleTime: 1000, panAndZoomEnabled, textCaptionsEnabled: false, audioAndWaveformEnabled: false },
+          featureImageUrl: `${images.base}/red.png`,
+          language: 'en_US',
+          size: { name: 'small', width: 320, height: 180 },
+          outPath,
+        });
+        // Every frame's centre pixel, in order: red for frames 0–24 (0.00–0.96 s), blue for 25–49, red again from 50.
+        const run = await runTool('ffmpeg', ['-v', 'error', '-i', outPath, '-vf', 'crop=2:2:159:89,scale=1:1', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
+        const colours = [...run.stdout].filter((_, at) => at % 3 === 0).map((red, frame) => (red > 128 ? 'R' : run.stdout[frame * 3 + 2]! > 128 ? 'B' : '?'));
+        const expected = colours.map((_, frame) => (Math.floor(frame / 25) % 2 === 0 ? 'R' : 'B'));
+        expect(colours.join(''), `pan and zoom ${panAndZoomEnabled}`).toBe(expected.join(''));
+        expect(colours.length).toBeGreaterThan(50);
+      }
+    } finally {
+      await images.close();
+    }
+  });
+
   it('pan_and_zoom_enabled: the picture grows on screen as the video plays', async () => {
     const images = await serveImages(dir, { 'box.png': 'color=c=black:s=320x180,drawbox=x=80:y=45:w=160:h=90:color=white:t=fill' });
     try {
