@@ -17,12 +17,21 @@ const present = (file: string) =>
     () => false,
   );
 
-/** The family the captions ask for first: the first of `text_fonts`, a fetched file's own family name for a URL. */
-export async function resolveFonts(textFonts: readonly string[], cacheDir: string, limits: FontLimits, signal?: AbortSignal): Promise<{ family: string }> {
-  const families: string[] = [];
+/** One of `text_fonts`: an installed family, or the family of a fetched file (which fontconfig does not list). */
+export interface CaptionFont {
+  family: string;
+  file?: string;
+}
+
+/**
+ * `text_fonts` in order, a fetched file's own family name for a URL; `family` is the one the captions ask for first
+ * (the default font when none is usable).
+ */
+export async function resolveFonts(textFonts: readonly string[], cacheDir: string, limits: FontLimits, signal?: AbortSignal): Promise<{ family: string; fonts: CaptionFont[] }> {
+  const families: CaptionFont[] = [];
   for (const font of textFonts) {
     if (!/^https:\/\//i.test(font)) {
-      families.push(font);
+      families.push({ family: font });
       continue;
     }
     await mkdir(cacheDir, { recursive: true });
@@ -30,9 +39,9 @@ export async function resolveFonts(textFonts: readonly string[], cacheDir: strin
     if (!(await present(file))) await download(font, file, limits, signal);
     const scan = await runTool('fc-scan', ['--format', '%{family[0]}', file], { timeoutMs: 10_000 });
     const family = scan.stdout.toString().trim();
-    if (scan.code === 0 && family !== '') families.push(family);
+    if (scan.code === 0 && family !== '') families.push({ family, file });
   }
-  return { family: families[0] ?? DEFAULT_FONT };
+  return { family: families[0]?.family ?? DEFAULT_FONT, fonts: families.length > 0 ? families : [{ family: DEFAULT_FONT }] };
 }
 
 /** libass at `-v verbose` logs `fontselect: (Family, weight, italic) -> /path/file.ttf, index, PostScriptName` per font it picks. */
@@ -62,15 +71,45 @@ async function hasFont(family: string, charset?: string): Promise<boolean> {
   return run.code === 0 && run.stdout.toString().trim() !== '';
 }
 
-/** Picks a font per word: a word in a script the caption family does not cover is set in the Noto family of that script. */
+/** Whether a font file's character set (fc-scan's hexadecimal ranges, `600-604 61e-6ff`) holds a character. */
+async function fileCovers(file: string, sample: string): Promise<boolean> {
+  const run = await runTool('fc-scan', ['--format', '%{charset}', file], { timeoutMs: 10_000 });
+  const code = parseInt(sample, 16);
+  return run.stdout
+    .toString()
+    .trim()
+    .split(/\s+/)
+    .some((range) => {
+      const [low, high = low] = range.split('-').map((hex) => parseInt(hex, 16));
+      return low! <= code && code <= high!;
+    });
+}
+
+const covers = (font: CaptionFont, sample: string) => (font.file ? fileCovers(font.file, sample) : hasFont(font.family, sample));
+
+/** Picks a font per word: the family of a word in a script the caption family does not cover. */
 export type FontForWord = (word: string) => string | null;
 
-export async function scriptFonts(family: string, words: readonly string[], language: string): Promise<FontForWord> {
+/**
+ * For each script the words use that the first of `fonts` lacks: the next of `fonts` that covers it, else the Noto
+ * family installed for that script.
+ */
+export async function scriptFonts(fonts: readonly CaptionFont[], words: readonly string[], language: string): Promise<FontForWord> {
+  const [first, ...others] = fonts;
   const needed = SCRIPTS.filter(({ script }) => words.some((word) => script.test(word)));
   const chosen: { script: RegExp; family: string }[] = [];
   for (const entry of needed) {
+    if (first && (await covers(first, entry.sample))) continue;
+    let family: string | null = null;
+    for (const other of others) {
+      if (await covers(other, entry.sample)) {
+        family = other.family;
+        break;
+      }
+    }
     const fallback = entry.family(language);
-    if (!(await hasFont(family, entry.sample)) && (await hasFont(fallback))) chosen.push({ script: entry.script, family: fallback });
+    family ??= (await hasFont(fallback)) ? fallback : null;
+    if (family) chosen.push({ script: entry.script, family });
   }
   return (word) => chosen.find(({ script }) => script.test(word))?.family ?? null;
 }

@@ -107,7 +107,7 @@ export function createVideoRenderer(options: VideoRendererOptions): MeasuredVide
         const captions = settings.textCaptionsEnabled && request.segments.some((segment) => segment.words.length > 0);
         if (captions) {
           const words = request.segments.flatMap((segment) => segment.words.map((word) => word.text));
-          const fontFor = await scriptFonts(fonts.family, words, request.language);
+          const fontFor = await scriptFonts(fonts.fonts, words, request.language);
           const families = [fonts.family, ...words.map((word) => fontFor(word) ?? fonts.family)];
           const measure = roundedBoxes(settings) ? await textMeasure(families, options.fontCacheDir) : undefined;
           const script = captionScript({ ...request, width: size.width, height: size.height, fontFamily: fonts.family, fontFor, measure });

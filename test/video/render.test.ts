@@ -52,6 +52,28 @@ describe('video renderer', () => {
     expect(rendered.fonts.some((font) => /NotoSans-Regular\.ttf$/.test(font))).toBe(true);
   });
 
+  it('text_fonts: a script the first font lacks is set in the next listed font that covers it, else in its Noto font', async () => {
+    // The narration's times, Arabic words.
+    const arabic = ['مرحبا', 'بكم', 'في', 'المدينة'];
+    const [first] = narration.segments;
+    const words = first!.words.map((word, at) => ({ ...word, text: arabic[at % arabic.length]! }));
+    const render = (textFonts: string[]) =>
+      renderer().render({
+        ...narration,
+        segments: [{ ...first!, text: words.map((word) => word.text).join(' '), words }],
+        settings: { ...defaultVideoSettings, textFonts, audioAndWaveformEnabled: false },
+        featureImageUrl: null,
+        language: 'ar_SA',
+        size: { name: 'small', width: 320, height: 180 },
+        outPath: path.join(dir, `fonts-${textFonts.length}.mp4`),
+      });
+    const listed = await render(['Noto Sans', 'Noto Naskh Arabic']);
+    expect(listed.fonts.some((font) => /NotoNaskhArabic-Regular\.ttf$/.test(font)), listed.fonts.join(' ')).toBe(true);
+    expect(listed.fonts.some((font) => /NotoSansArabic/.test(font)), listed.fonts.join(' ')).toBe(false);
+    const fallback = await render(['Noto Sans']);
+    expect(fallback.fonts.some((font) => /NotoSansArabic-Regular\.ttf$/.test(font)), fallback.fonts.join(' ')).toBe(true);
+  });
+
   it('stops its ffmpeg when the signal aborts', async () => {
     const controller = new AbortController();
     const render = renderer().render({
