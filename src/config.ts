@@ -59,7 +59,7 @@ export const configSchema = z.object({
   KOKORO_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** A Kokoro worker whose peak memory passes this is replaced after its request. */
   KOKORO_WORKER_MAX_RSS_MB: z.coerce.number().int().min(256).default(2048),
-  /** Video renders (one ffmpeg each) running at once in a process, and the encoder threads each may take. */
+  /** Video renders running at once in a process, and the cores each may take (a long render runs that many ffmpeg parts at once). */
   VIDEO_RENDER_CONCURRENCY: positiveInt(1),
   VIDEO_RENDER_THREADS: positiveInt(2),
   AUDIO_FETCH_MAX_BYTES: positiveInt(100 * 1024 * 1024),
