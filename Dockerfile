@@ -29,10 +29,11 @@ RUN TOOLS_DIR=/opt/speech/bin bash scripts/install-voices.sh
 # ---- runtime
 FROM node:20-bookworm-slim
 # espeak-ng: text to speech for the languages no neural voice covers; ffmpeg: mp3, HLS and mp4 encoding;
-# python3: the neural voices' workers; fontconfig and the Noto fonts: video captions in every script.
+# python3: the neural voices' workers; fontconfig and the Noto fonts: video captions in every script; Symbola: emoji
+# in captions (outline glyphs, which libass draws).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends espeak-ng ffmpeg ca-certificates python3 \
-    fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
+    fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-symbola \
   && rm -rf /var/lib/apt/lists/*
 # The venvs keep the path they were built at.
 COPY --from=voices /opt/speech /opt/speech

@@ -42,8 +42,16 @@ export const defaultLines = (width: number, height: number) => (width > height ?
 interface Look {
   color: Rgba;
   stroke: { width: number; color: Rgba };
-  shadow: { x: number; y: number; color: Rgba };
+  /** `blur` is the CSS blur radius, in the frame's pixels. */
+  shadow: { x: number; y: number; blur: number; color: Rgba };
 }
+
+/**
+ * libass's `\blur` value for a CSS blur radius. CSS blurs a shadow with a Gaussian of σ = radius / 2; libass's `\blur b`
+ * is a Gaussian of σ = 2b / √ln 256 (measured on its edges: σ ≈ 0.84 b).
+ */
+const BLUR_PER_RADIUS = Math.sqrt(Math.log(256)) / 4;
+const blurred = (look: Look) => look.shadow.blur > 0 && look.shadow.color.a > 0;
 
 export function captionScript(request: CaptionRequest): string {
   const { settings, width, height } = request;
@@ -90,15 +98,16 @@ function transformer(transform: VideoSettings['textTransform'], locale: string):
   return (text) => text;
 }
 
-/** `2px 2px 4px rgba(...)`: the first shadow's offsets and colour (ASS shadows have no blur of their own). */
+/** `2px 2px 4px rgba(...)`: the first shadow's offsets, blur radius and colour. */
 function cssShadow(css: string | null, scale: number): Look['shadow'] | null {
   if (css === null) return null;
-  if (css.trim() === 'none' || css.trim() === '') return { x: 0, y: 0, color: { r: 0, g: 0, b: 0, a: 0 } };
+  if (css.trim() === 'none' || css.trim() === '') return { x: 0, y: 0, blur: 0, color: { r: 0, g: 0, b: 0, a: 0 } };
   const first = css.split(/,(?![^(]*\))/)[0]!.trim();
   const color = /(#[0-9a-f]+|(?:rgba?|hsla?)\([^)]*\)|[a-z]+)\s*$/i.exec(first)?.[1];
   const named = color !== undefined && isCssColor(color);
   const lengths = (named ? first.replace(color, '') : first).trim().split(/\s+/).map(parseFloat).filter(Number.isFinite);
-  return { x: (lengths[0] ?? 0) * scale, y: (lengths[1] ?? 0) * scale, color: parseColor(named ? color : 'black') };
+  const blur = Math.max(0, lengths[2] ?? 0) * scale;
+  return { x: (lengths[0] ?? 0) * scale, y: (lengths[1] ?? 0) * scale, blur, color: parseColor(named ? color : 'black') };
 }
 
 /** `2px #000` (as `-webkit-text-stroke`): an outline of that width and colour. */
@@ -110,9 +119,20 @@ function cssStroke(css: string | null, scale: number): Look['stroke'] | null {
   return { width: width * scale, color: parseColor(isCssColor(color) ? color : 'black') };
 }
 
-const override = (look: Look) =>
-  `\\1c${assColor(look.color)}\\1a${assAlpha(look.color)}\\bord${look.stroke.width.toFixed(1)}\\3c${assColor(look.stroke.color)}\\3a${assAlpha(look.stroke.color)}` +
-  `\\xshad${look.shadow.x.toFixed(1)}\\yshad${look.shadow.y.toFixed(1)}\\4c${assColor(look.shadow.color)}\\4a${assAlpha(look.shadow.color)}`;
+/**
+ * A look's tags: the text with its shadow, or, when a shadow is blurred, the text alone and the shadow alone in two
+ * events. libass's `\blur` blurs the glyphs too when there is no outline, so a blurred shadow is drawn by an event of
+ * its own, under the text: its fill nearly transparent (`&HFE&`: a fully transparent fill makes libass drop the shadow,
+ * this one adds at most one level), its outline transparent but kept wide, as the shadow's shape includes it.
+ */
+const override = (look: Look, part: 'both' | 'text' | 'shadow' = 'both') => {
+  const stroke = `\\bord${look.stroke.width.toFixed(1)}\\3c${assColor(look.stroke.color)}\\3a${part === 'shadow' ? '&HFF&' : assAlpha(look.stroke.color)}`;
+  const fill = `\\1c${assColor(look.color)}\\1a${part === 'shadow' ? '&HFE&' : assAlpha(look.color)}`;
+  const { shadow } = look;
+  if (part === 'text') return `${fill}${stroke}\\shad0`;
+  const shadowTags = `\\xshad${shadow.x.toFixed(1)}\\yshad${shadow.y.toFixed(1)}\\4c${assColor(shadow.color)}\\4a${assAlpha(shadow.color)}`;
+  return `${fill}${stroke}${shadowTags}` + (part === 'shadow' ? `\\blur${(shadow.blur * BLUR_PER_RADIUS).toFixed(2)}` : '');
+};
 
 const time = (ms: number) => {
   const centiseconds = Math.max(0, Math.round(ms / 10));
@@ -124,6 +144,10 @@ const time = (ms: number) => {
 
 /** Braces and backslashes would start ASS override tags: they are shown as look-alikes. */
 const escape = (text: string) => text.replace(/\{/g, '⦃').replace(/\}/g, '⦄').replace(/\\/g, '⧵');
+
+/** What an event of a step draws: the words' boxes, their shadows alone, or the words (with their shadows, if not apart). */
+type Layer = 'box' | 'shadow' | 'text';
+const part = (layer: Layer, shadowApart: boolean) => (layer === 'shadow' ? 'shadow' : shadowApart ? 'text' : 'both');
 
 class SceneWriter {
   private readonly normal: Look[];
@@ -177,7 +201,11 @@ class SceneWriter {
     return `Style: ${name},${this.request.fontFamily},${this.fontSize},${primary},${secondary},${outline},${back},${bold},${italic},0,0,100,100,0,0,${border},${outlineWidth},${shadow},${this.anchor.an},0,0,0,${RIGHT_TO_LEFT.test(this.request.language) ? -1 : 1}`;
   }
 
-  /** The scene's events: one for classic, one per word otherwise; boxes on layer 0 under the text on layer 1. */
+  /**
+   * The scene's events: one for classic, one per word otherwise; boxes on layer 0 under the text on layer 1. A step whose
+   * shadow is blurred has its shadows in an event of their own, on layer 1 before the text (libass draws the events of a
+   * layer in the script's order).
+   */
   events(scene: Scene, index: number): string[] {
     const animation = this.request.settings.textAnimation;
     const words = scene.lines.flat();
@@ -185,14 +213,16 @@ class SceneWriter {
     const showBoxes = this.box.a > 0 || (animation === 'karaoke' && this.highlightBox.a > 0);
     return steps.flatMap((step, at) => {
       const head = this.motion(at === 0, at === steps.length - 1, step.end - step.start);
+      const looks = [this.normal[index % 2]!, ...(animation === 'karaoke' && step.current >= 0 ? [this.highlight[index % 2]!] : [])];
+      const shadowApart = looks.some(blurred);
       // Tags are written only where they change: a long scene would otherwise repeat them at every word of every step.
-      const text = (layer: 'box' | 'text') => {
+      const text = (layer: Layer) => {
         let previous = '';
         return scene.lines
           .map((line) =>
             line
               .map((word) => {
-                const tags = this.tags(word, words.indexOf(word), step.current, index % 2, layer);
+                const tags = this.tags(word, words.indexOf(word), step.current, index % 2, layer, shadowApart);
                 const written = (tags === previous ? '' : `{${tags}}`) + escape(word.text);
                 previous = tags;
                 return written;
@@ -202,9 +232,10 @@ class SceneWriter {
           .join('\\N');
       };
       const event = (layer: number, style: string, body: string) => `Dialogue: ${layer},${time(step.start)},${time(step.end)},${style},,0,0,0,,{${head}}${body}`;
-      const text1 = event(1, 'Text', `{${override(this.normal[index % 2]!)}}${text('text')}`);
-      if (!showBoxes) return [text1];
-      if (!this.request.measure) return [event(0, 'Box', text('box')), text1];
+      const layers: Layer[] = shadowApart ? ['shadow', 'text'] : ['text'];
+      const texts = layers.map((layer) => event(1, 'Text', `{${override(this.normal[index % 2]!, part(layer, shadowApart))}}${text(layer)}`));
+      if (!showBoxes) return texts;
+      if (!this.request.measure) return [event(0, 'Box', text('box')), ...texts];
       // Rounded boxes: the caption's line boxes, then the highlight box over them, each a drawing moved as the words are.
       const { lines, highlight } = this.boxes(scene, step.current);
       const shape = (rects: Rect[], radius: number, color: Rgba) => {
@@ -215,7 +246,7 @@ class SceneWriter {
       const shapes = [];
       if (this.box.a > 0 && lines.length > 0) shapes.push(shape(lines, this.radius, this.box));
       if (highlight && animation === 'karaoke' && this.highlightBox !== this.box) shapes.push(shape([highlight], this.highlightRadius, this.highlightBox));
-      return [...shapes, text1];
+      return [...shapes, ...texts];
     });
   }
 
@@ -268,7 +299,7 @@ class SceneWriter {
   }
 
   /** One word's tags: hidden until read (reveal, pop), highlighted while read (karaoke), scaled in (pop). */
-  private tags(word: CaptionWord, at: number, current: number, parity: number, layer: 'box' | 'text'): string {
+  private tags(word: CaptionWord, at: number, current: number, parity: number, layer: Layer, shadowApart: boolean): string {
     const animation = this.request.settings.textAnimation;
     const hidden = (animation === 'reveal' || animation === 'pop') && current >= 0 && at > current;
     const reading = at === current;
@@ -277,8 +308,7 @@ class SceneWriter {
       const box = animation === 'karaoke' && reading ? this.highlightBox : this.box;
       tags.push(`\\3c${assColor(box)}\\3a${hidden ? '&HFF&' : assAlpha(box)}`);
     } else if (hidden) tags.push('\\alpha&HFF&');
-    else if (animation === 'karaoke' && reading) tags.push(override(this.highlight[parity]!));
-    else tags.push(override(this.normal[parity]!));
+    else tags.push(override((animation === 'karaoke' && reading ? this.highlight : this.normal)[parity]!, part(layer, shadowApart)));
     if (animation === 'pop' && reading) tags.push('\\fscx40\\fscy40\\t(0,120,\\fscx112\\fscy112)\\t(120,200,\\fscx100\\fscy100)');
     else if (animation === 'pop') tags.push('\\fscx100\\fscy100');
     if (layer === 'box' && !hidden) tags.push('\\1a&HFF&');
