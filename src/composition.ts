@@ -122,7 +122,7 @@ export function videoRendererOf(config: Config) {
   const fetchLimits = { maxBytes: 20 * 1024 * 1024, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE };
   const fontCacheDir = path.join(config.DATA_DIR, 'fonts');
   mkdirSync(fontCacheDir, { recursive: true });
-  return createVideoRenderer({ fontCacheDir, threads: config.VIDEO_RENDER_THREADS, fonts: fetchLimits, images: fetchLimits });
+  return createVideoRenderer({ fontCacheDir, threads: config.VIDEO_RENDER_THREADS, maxRssBytes: config.VIDEO_RENDER_MAX_RSS_MB * 1024 * 1024, fonts: fetchLimits, images: fetchLimits });
 }
 
 /** The generation activities with their real dependencies (Piper, Kokoro, espeak-ng, ffmpeg, the event store). */

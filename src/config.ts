@@ -62,6 +62,8 @@ export const configSchema = z.object({
   /** Video renders running at once in a process, and the cores each may take (a long render runs that many ffmpeg parts at once). */
   VIDEO_RENDER_CONCURRENCY: positiveInt(1),
   VIDEO_RENDER_THREADS: positiveInt(2),
+  /** An ffmpeg process of a render (a part of a split one) is killed past this resident memory, and the render retried. */
+  VIDEO_RENDER_MAX_RSS_MB: z.coerce.number().int().min(64).default(1024),
   AUDIO_FETCH_MAX_BYTES: positiveInt(100 * 1024 * 1024),
   AUDIO_FETCH_TIMEOUT_MS: positiveInt(30_000),
   /** Lets outbound fetches (audio files, ...) reach loopback, private and link-local addresses: for local use and tests. */

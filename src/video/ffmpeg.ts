@@ -1,4 +1,5 @@
-// Runs one ffmpeg render: killed past its time limit or when its signal aborts, its peak memory (VmHWM) sampled as it runs.
+// Runs one ffmpeg render: killed past its time limit, past its memory bound or when its signal aborts, its peak memory
+// (VmHWM) sampled as it runs.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { VideoRenderError } from './errors.ts';
@@ -19,7 +20,15 @@ async function highWaterMark(pid: number): Promise<number> {
   return kilobytes ? Number(kilobytes) * 1024 : 0;
 }
 
-export function runFfmpeg(args: readonly string[], options: { cwd: string; timeoutMs: number; signal?: AbortSignal }): Promise<FfmpegRun> {
+export interface FfmpegOptions {
+  cwd: string;
+  timeoutMs: number;
+  /** Killed once its resident memory passes this (checked every 100 ms). */
+  maxRssBytes?: number;
+  signal?: AbortSignal;
+}
+
+export function runFfmpeg(args: readonly string[], options: FfmpegOptions): Promise<FfmpegRun> {
   if (options.signal?.aborted) return Promise.reject(new VideoRenderError('aborted', 'the render was cancelled before it started'));
   return new Promise((resolve, reject) => {
     const child = spawn('ffmpeg', args, { cwd: options.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -32,7 +41,12 @@ export function runFfmpeg(args: readonly string[], options: { cwd: string; timeo
     };
     const timer = setTimeout(() => stop(new VideoRenderError('timeout', `ffmpeg did not finish within ${options.timeoutMs} ms`)), options.timeoutMs);
     const sampler = setInterval(() => {
-      if (child.pid) void highWaterMark(child.pid).then((bytes) => (peak = Math.max(peak, bytes)));
+      if (!child.pid) return;
+      void highWaterMark(child.pid).then((bytes) => {
+        peak = Math.max(peak, bytes);
+        const bound = options.maxRssBytes;
+        if (bound && peak > bound) stop(new VideoRenderError('memory', `ffmpeg used more than ${Math.round(bound / 1024 / 1024)} MB of memory`));
+      });
     }, SAMPLE_MS);
     const onAbort = () => stop(new VideoRenderError('aborted', 'the render was cancelled'));
     options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { textMeasure } from './boxes.ts';
 import { captionScript, roundedBoxes } from './captions.ts';
 import { clipSources, fetchClip } from './clips.ts';
-import { runFfmpeg, type FfmpegRun } from './ffmpeg.ts';
+import { runFfmpeg, type FfmpegOptions, type FfmpegRun } from './ffmpeg.ts';
 import { chosenFonts, resolveFonts, scriptFonts, type FontLimits } from './fonts.ts';
 import { composition, joinParts, type CompositionAssets, type EncodingOptions, type Span } from './composition.ts';
 import { fetchImage, type ImageLimits } from './images.ts';
@@ -26,6 +26,8 @@ export interface VideoRendererOptions {
   preset?: string;
   /** Frames per second of the video. */
   fps?: number;
+  /** The resident memory one ffmpeg process may use (each part of a split render has this bound). */
+  maxRssBytes?: number;
   /** The time limit of one render: a fixed part plus a share of the narration's length. */
   timeout?: { baseMs: number; perAudioMs: number };
   fonts: FontLimits;
@@ -54,21 +56,21 @@ export function renderSpans(durationMs: number, fps: number, cores: number, hasC
  * Renders the parts at once and joins them; stops the others as soon as one fails. The peak memory is the sum of
  * the parts' (they run together).
  */
-async function renderInParts(request: VideoRenderRequest, assets: CompositionAssets, encoding: EncodingOptions, spans: Span[], work: string, timeoutMs: number): Promise<FfmpegRun> {
+async function renderInParts(request: VideoRenderRequest, assets: CompositionAssets, encoding: EncodingOptions, spans: Span[], limits: Omit<FfmpegOptions, 'signal'>): Promise<FfmpegRun> {
   const stop = new AbortController();
   const stopAll = () => stop.abort();
   request.signal?.addEventListener('abort', stopAll, { once: true });
   try {
     const runs = await Promise.all(
       spans.map((span, part) =>
-        runFfmpeg(composition({ ...request, outPath: `part-${part}.mp4` }, assets, { ...encoding, threads: 1 }, span), { cwd: work, timeoutMs, signal: stop.signal }).catch((error: unknown) => {
+        runFfmpeg(composition({ ...request, outPath: `part-${part}.mp4` }, assets, { ...encoding, threads: 1 }, span), { ...limits, signal: stop.signal }).catch((error: unknown) => {
           stop.abort();
           throw error;
         }),
       ),
     );
-    await writeFile(path.join(work, 'parts.txt'), spans.map((_, part) => `file 'part-${part}.mp4'\n`).join(''));
-    const joined = await runFfmpeg(joinParts(request), { cwd: work, timeoutMs, signal: request.signal });
+    await writeFile(path.join(limits.cwd, 'parts.txt'), spans.map((_, part) => `file 'part-${part}.mp4'\n`).join(''));
+    const joined = await runFfmpeg(joinParts(request), { ...limits, signal: request.signal });
     return { stderr: runs.map((run) => run.stderr).join('\n'), peakMemoryBytes: Math.max(joined.peakMemoryBytes, runs.reduce((sum, run) => sum + run.peakMemoryBytes, 0)) };
   } finally {
     request.signal?.removeEventListener('abort', stopAll);
@@ -120,13 +122,13 @@ export function createVideoRenderer(options: VideoRendererOptions): MeasuredVide
         await mkdir(path.dirname(path.resolve(request.outPath)), { recursive: true });
         const target = { ...request, outPath: path.resolve(request.outPath) };
         const encoding = { fps, threads: options.threads, preset: options.preset ?? 'veryfast' };
-        const timeoutMs = timeout.baseMs + timeout.perAudioMs * request.durationMs;
+        const limits = { cwd: work, timeoutMs: timeout.baseMs + timeout.perAudioMs * request.durationMs, maxRssBytes: options.maxRssBytes };
         const spans = renderSpans(request.durationMs, fps, options.threads, clips.length > 0);
         const started = performance.now();
         const run =
           spans.length > 1
-            ? await renderInParts(target, assets, encoding, spans, work, timeoutMs)
-            : await runFfmpeg(composition(target, assets, encoding), { cwd: work, timeoutMs, signal: request.signal });
+            ? await renderInParts(target, assets, encoding, spans, limits)
+            : await runFfmpeg(composition(target, assets, encoding), { ...limits, signal: request.signal });
         // The poster is read back from the mp4: a second output of the render's own graph can stall ffmpeg 5's scheduler.
         if (request.posterPath) await posterFrame(request, work);
         return {

@@ -90,6 +90,20 @@ describe('video renderer', () => {
     await expect(render).rejects.toMatchObject({ name: 'VideoRenderError', reason: 'aborted' });
   });
 
+  it('stops an ffmpeg that passes its memory bound, saying so', async () => {
+    const bounded = createVideoRenderer({ fontCacheDir: path.join(dir, 'fonts'), threads: 2, maxRssBytes: 40 * 1024 * 1024, fonts: limits, images: limits });
+    const render = bounded.render({
+      ...narration,
+      durationMs: 600_000,
+      settings: { ...defaultVideoSettings, enabled: true },
+      featureImageUrl: null,
+      language: 'en_US',
+      size: { name: 'landscape', width: 1280, height: 720 },
+      outPath: path.join(dir, 'bounded.mp4'),
+    });
+    await expect(render).rejects.toMatchObject({ name: 'VideoRenderError', reason: 'memory', message: 'ffmpeg used more than 40 MB of memory' });
+  });
+
   it('follow-article: the feature image until the first image segment is read, then that image', async () => {
     const images = await serveImages(dir, { 'feature.png': 'color=c=lime:s=320x180', 'segment.png': 'color=c=blue:s=200x200' });
     try {
