@@ -74,34 +74,28 @@ describe('video renderer', () => {
     expect(fallback.fonts.some((font) => /NotoSansArabic-Regular\.ttf$/.test(font)), fallback.fonts.join(' ')).toBe(true);
   });
 
+  /** A ten-minute 720p render (the narration padded with silence): long enough to be stopped while it runs. */
+  const longRender = (name: string, signal?: AbortSignal): VideoRenderRequest => ({
+    ...narration,
+    durationMs: 600_000,
+    settings: { ...defaultVideoSettings, enabled: true },
+    featureImageUrl: null,
+    language: 'en_US',
+    size: { name: 'landscape', width: 1280, height: 720 },
+    outPath: path.join(dir, name),
+    signal,
+  });
+
   it('stops its ffmpeg when the signal aborts', async () => {
     const controller = new AbortController();
-    const render = renderer().render({
-      ...narration,
-      durationMs: 600_000,
-      settings: { ...defaultVideoSettings, enabled: true },
-      featureImageUrl: null,
-      language: 'en_US',
-      size: { name: 'landscape', width: 1280, height: 720 },
-      outPath: path.join(dir, 'cancelled.mp4'),
-      signal: controller.signal,
-    });
+    const render = renderer().render(longRender('cancelled.mp4', controller.signal));
     setTimeout(() => controller.abort(), 300);
     await expect(render).rejects.toMatchObject({ name: 'VideoRenderError', reason: 'aborted' });
   });
 
   it('stops an ffmpeg that passes its memory bound, saying so', async () => {
     const bounded = createVideoRenderer({ fontCacheDir: path.join(dir, 'fonts'), threads: 2, maxRssBytes: 40 * 1024 * 1024, fonts: limits, images: limits });
-    const render = bounded.render({
-      ...narration,
-      durationMs: 600_000,
-      settings: { ...defaultVideoSettings, enabled: true },
-      featureImageUrl: null,
-      language: 'en_US',
-      size: { name: 'landscape', width: 1280, height: 720 },
-      outPath: path.join(dir, 'bounded.mp4'),
-    });
-    await expect(render).rejects.toMatchObject({ name: 'VideoRenderError', reason: 'memory', message: 'ffmpeg used more than 40 MB of memory' });
+    await expect(bounded.render(longRender('bounded.mp4'))).rejects.toMatchObject({ name: 'VideoRenderError', reason: 'memory', message: 'ffmpeg used more than 40 MB of memory' });
   });
 
   it('follow-article: the feature image until the first image segment is read, then that image', async () => {
