@@ -7,8 +7,8 @@ import { findProject } from '../projects/readModel.ts';
 import { projectResourceHandlers } from '../shared/crud/handlers.ts';
 import { invalid } from '../shared/errors.ts';
 import { backgroundTrackSchemas } from './commands.ts';
-import { backgroundTrackDecider } from './decider.ts';
-import { backgroundTrackStream, type BackgroundTrackFields } from './events.ts';
+import { organizationResourceWrites } from '../shared/crud/organizationDecider.ts';
+import { backgroundTrackLifecycle, backgroundTrackStream, type BackgroundTrackEvent, type BackgroundTrackFields } from './events.ts';
 import { probeTrackSeconds } from './probe.ts';
 
 /** An uploaded track's audio, already kept and measured: `file` under the media folder, `duration` in seconds. */
@@ -17,6 +17,10 @@ export interface UploadedAudio {
   duration: number;
 }
 
+const writes = organizationResourceWrites<BackgroundTrackFields, BackgroundTrackEvent>(backgroundTrackLifecycle, {
+  created: (fields) => ({ ...fields, project: fields.project ?? null }),
+});
+
 export function createBackgroundTrackHandlers(store: EventStore, read: ReadStore, limits: AudioFetchLimits) {
   // A new URL replaces an upload: from then on the track's audio is fetched from it.
   const fetched = async (fields: Partial<BackgroundTrackFields>) => (fields.url === undefined ? {} : { duration: await probeTrackSeconds(fields.url, limits), file: null });
@@ -24,20 +28,14 @@ export function createBackgroundTrackHandlers(store: EventStore, read: ReadStore
     projectResourceHandlers(store, {
       sequence: 'background-track',
       stream: backgroundTrackStream,
-      decider: backgroundTrackDecider,
       schemas: backgroundTrackSchemas,
+      ...writes,
       async prepare(organizationId, fields: Partial<BackgroundTrackFields>) {
         const projectId = fields.project?.id;
         if (projectId !== undefined && (await findProject(read, projectId))?.organizationId !== organizationId) {
           throw invalid([{ location: 'project.id', message: 'names no project of this organization' }]);
         }
         return audio(fields);
-      },
-      commands: {
-        create: (trackId, organizationId, fields: BackgroundTrackFields, now) =>
-          ({ kind: 'CreateBackgroundTrack', trackId, organizationId, fields: { ...fields, project: fields.project ?? null }, now }) as const,
-        update: (organizationId, changes, now) => ({ kind: 'UpdateBackgroundTrack', organizationId, changes, now }) as const,
-        remove: (organizationId, now) => ({ kind: 'DeleteBackgroundTrack', organizationId, now }) as const,
       },
     });
   return {

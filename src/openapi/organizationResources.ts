@@ -1,5 +1,6 @@
-// The organization's pronunciation rules and speakers in the OpenAPI document (organization keys only).
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+// The organization-owned resources in the OpenAPI document: the five operations they share, and pronunciation
+// rules and speakers (organization keys only).
+import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ruleSchemas } from '../pronunciation/commands.ts';
 import { ruleDeleteQuery, ruleListQuery, ruleWire } from '../pronunciation/wire.ts';
@@ -11,25 +12,34 @@ import { actionErrors, API_KEY_SCHEME, errors, idempotencyHeaders, json, jsonBod
 const security = [{ [API_KEY_SCHEME]: [] }];
 const memberParams = z.object({ id: numericId });
 
-interface Resource {
+type RequestBody = NonNullable<RouteConfig['request']>['body'];
+
+export interface OrganizationResourcePaths {
+  /** `/speakers`, `/video_settings_templates`. */
   path: string;
+  /** Singular name in operation ids: `Speaker` → `createSpeaker`, `listSpeakers`. */
   name: string;
-  title: string;
-  create: z.ZodType;
+  tags: string[];
+  summaries: Record<'list' | 'create' | 'get' | 'update' | 'remove', string>;
+  /** The create body: JSON with its schema, or what else it may be (an upload). */
+  create: RequestBody;
   update: z.ZodType;
   answer: z.ZodType;
-  listQuery: z.ZodObject;
+  list: { query: z.ZodObject; answer?: z.ZodType; description?: string };
   /** Query parameters of the answers that carry one resource. */
   memberQuery?: z.ZodObject;
   deleteQuery?: z.ZodObject;
+  /** Project keys read too (they only write with organization keys): reads never answer 403. */
+  projectKeysRead?: boolean;
 }
 
-function registerResource(registry: OpenAPIRegistry, resource: Resource) {
-  const common = { tags: [resource.title], security };
-  const collection = `/${resource.path}`;
+/** The five operations of an organization-owned resource, under `/<path>` and `/<path>/{id}`. */
+export function registerOrganizationResource(registry: OpenAPIRegistry, resource: OrganizationResourcePaths) {
+  const common = { tags: resource.tags, security };
+  const collection = resource.path;
   const member = `${collection}/{id}`;
-  const title = resource.title.toLowerCase();
-  const query = resource.memberQuery;
+  const { summaries, memberQuery: query } = resource;
+  const readRefusals = resource.projectKeysRead ? {} : errors(403);
   const links = linksTo(
     { [`Get${resource.name}`]: `get${resource.name}`, [`Update${resource.name}`]: `update${resource.name}`, [`Delete${resource.name}`]: `delete${resource.name}` },
     { id: '$response.body#/id' },
@@ -39,17 +49,17 @@ function registerResource(registry: OpenAPIRegistry, resource: Resource) {
     method: 'get',
     path: collection,
     operationId: `list${resource.name}s`,
-    summary: `List the organization's ${title}`,
-    request: { query: resource.listQuery },
-    responses: { 200: json(z.array(resource.answer), 'A page, oldest first'), ...readErrors(), ...errors(403) },
+    summary: summaries.list,
+    request: { query: resource.list.query },
+    responses: { 200: json(z.array(resource.list.answer ?? resource.answer), resource.list.description ?? 'A page, oldest first'), ...readErrors(), ...readRefusals },
   });
   registry.registerPath({
     ...common,
     method: 'post',
     path: collection,
     operationId: `create${resource.name}`,
-    summary: `Create one of the organization's ${title}`,
-    request: { headers: idempotencyHeaders, body: jsonBody(resource.create), ...(query ? { query } : {}) },
+    summary: summaries.create,
+    request: { headers: idempotencyHeaders, body: resource.create, ...(query ? { query } : {}) },
     responses: { 201: { ...json(resource.answer, 'Created'), links }, ...writeErrors(403) },
   });
   registry.registerPath({
@@ -57,16 +67,16 @@ function registerResource(registry: OpenAPIRegistry, resource: Resource) {
     method: 'get',
     path: member,
     operationId: `get${resource.name}`,
-    summary: `Get one of the organization's ${title}`,
+    summary: summaries.get,
     request: { params: memberParams, ...(query ? { query } : {}) },
-    responses: { 200: json(resource.answer, 'Found'), ...readErrors(), ...errors(403) },
+    responses: { 200: json(resource.answer, 'Found'), ...readErrors(), ...readRefusals },
   });
   registry.registerPath({
     ...common,
     method: 'put',
     path: member,
     operationId: `update${resource.name}`,
-    summary: `Change one of the organization's ${title}: fields sent replace the current ones`,
+    summary: summaries.update,
     request: { params: memberParams, body: jsonBody(resource.update), ...(query ? { query } : {}) },
     responses: { 200: json(resource.answer, 'After the change'), ...writeErrors(403) },
   });
@@ -75,19 +85,34 @@ function registerResource(registry: OpenAPIRegistry, resource: Resource) {
     method: 'delete',
     path: member,
     operationId: `delete${resource.name}`,
-    summary: `Delete one of the organization's ${title}`,
+    summary: summaries.remove,
     request: { params: memberParams, ...(resource.deleteQuery ? { query: resource.deleteQuery } : {}) },
     responses: { 204: noContent('Deleted'), ...actionErrors(403) },
   });
 }
 
+/** What the operations of a resource only organization keys reach say, by its title ("Speakers"). */
+const organizationKeysOnly = (title: string) => {
+  const plural = title.toLowerCase();
+  return {
+    tags: [title],
+    summaries: {
+      list: `List the organization's ${plural}`,
+      create: `Create one of the organization's ${plural}`,
+      get: `Get one of the organization's ${plural}`,
+      update: `Change one of the organization's ${plural}: fields sent replace the current ones`,
+      remove: `Delete one of the organization's ${plural}`,
+    },
+  };
+};
+
 export function registerOrganizationResources(registry: OpenAPIRegistry) {
-  registerResource(registry, {
-    path: 'rules', name: 'PronunciationRule', title: 'Pronunciation rules',
-    create: ruleSchemas.create, update: ruleSchemas.update, answer: ruleWire, listQuery: ruleListQuery, deleteQuery: ruleDeleteQuery,
+  registerOrganizationResource(registry, {
+    path: '/rules', name: 'PronunciationRule', ...organizationKeysOnly('Pronunciation rules'),
+    create: jsonBody(ruleSchemas.create), update: ruleSchemas.update, answer: ruleWire, list: { query: ruleListQuery }, deleteQuery: ruleDeleteQuery,
   });
-  registerResource(registry, {
-    path: 'speakers', name: 'Speaker', title: 'Speakers',
-    create: speakerSchemas.create, update: speakerSchemas.update, answer: speakerWire, listQuery: pageQuery.extend(speakerQuery.shape), memberQuery: speakerQuery,
+  registerOrganizationResource(registry, {
+    path: '/speakers', name: 'Speaker', ...organizationKeysOnly('Speakers'),
+    create: jsonBody(speakerSchemas.create), update: speakerSchemas.update, answer: speakerWire, list: { query: pageQuery.extend(speakerQuery.shape) }, memberQuery: speakerQuery,
   });
 }

@@ -1,4 +1,5 @@
 // The facts of speakers (`speaker-<id>`), owned by an organization.
+import type { Lifecycle } from '../shared/crud/organizationDecider.ts';
 import type { CamelKeys } from '../shared/caseMapping.ts';
 import type { SpeakerWireFields } from './commands.ts';
 
@@ -13,6 +14,12 @@ export type SpeakerUpdated = { type: 'SpeakerUpdated'; data: { changes: Partial<
 export type SpeakerDeleted = { type: 'SpeakerDeleted'; data: { deleted: string } };
 
 export type SpeakerEvent = SpeakerCreated | SpeakerUpdated | SpeakerDeleted;
+
+/** What the kit's decider and projection need to know of the three events. */
+export const speakerLifecycle: Lifecycle<SpeakerEvent> = {
+  types: { created: 'SpeakerCreated', updated: 'SpeakerUpdated', deleted: 'SpeakerDeleted' },
+  idKey: 'speakerId',
+};
 
 export const SPEAKER_STREAM_PREFIX = 'speaker-';
 export const speakerStream = (speakerId: number) => `${SPEAKER_STREAM_PREFIX}${speakerId}`;

@@ -4,8 +4,8 @@ import { projectResourceHandlers } from '../shared/crud/handlers.ts';
 import { invalid } from '../shared/errors.ts';
 import type { VoiceCatalogue } from '../voices/catalogue.ts';
 import { speakerSchemas } from './commands.ts';
-import { speakerDecider } from './decider.ts';
-import { speakerStream, type SpeakerFields } from './events.ts';
+import { organizationResourceWrites } from '../shared/crud/organizationDecider.ts';
+import { speakerLifecycle, speakerStream, type SpeakerEvent, type SpeakerFields } from './events.ts';
 
 /** The body as the kit hands it over (camelCase), before its voices become catalogue ids. */
 type BodyFields = Omit<SpeakerFields, 'voiceIds'> & { voices?: { id: number }[]; voiceIds: number[] };
@@ -17,13 +17,8 @@ export function createSpeakerHandlers(store: EventStore, catalogue: VoiceCatalog
   return projectResourceHandlers(store, {
     sequence: 'speaker',
     stream: speakerStream,
-    decider: speakerDecider,
     schemas: speakerSchemas,
-    commands: {
-      create: (speakerId, organizationId, fields: BodyFields, now) => ({ kind: 'CreateSpeaker', speakerId, organizationId, fields: stored(fields), now } as const),
-      update: (organizationId, changes, now) => ({ kind: 'UpdateSpeaker', organizationId, changes: stored(changes), now } as const),
-      remove: (organizationId, now) => ({ kind: 'DeleteSpeaker', organizationId, now } as const),
-    },
+    ...organizationResourceWrites<SpeakerFields, SpeakerEvent, BodyFields>(speakerLifecycle, { created: stored, changed: stored }),
     async prepare(_organizationId, fields) {
       if (!fields.voices) return {};
       const unknown = fields.voices.flatMap((voice, index) => (catalogue.byId(voice.id) ? [] : [{ location: `voices.${index}.id`, message: 'names no voice of the catalogue' }]));
