@@ -166,3 +166,30 @@ export function timingAgreement(written: readonly TimedWord[], heard: readonly H
   }
   return { within: offsets.filter((offset) => offset <= toleranceMs).length, total: written.length, offsets };
 }
+
+/** Characters to change, add or remove to turn one word into the other. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, at) => at);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * A heard word taken for an expected one: the same, or for five letters or more, the same first letter and at most
+ * two letters apart ("docker" for "doctor", not "every" for "ferry").
+ */
+const nearWord = (said: string, expected: string) =>
+  said === expected || (expected.length >= 5 && said[0] === expected[0] && editDistance(said, expected) <= 2);
+
+/**
+ * Whether the heard words hold the phrase, each word heard as it or near it (`nearWord`: tiny.en hears Piper's
+ * "doctor" as "docker" on some readings, "ferries" as "fairies"): which word a form was read as shows in its letters,
+ * while a symbol read out ("d r", "pound sign") is a different word, not a near one.
+ */
+export function heardPhrase(heard: readonly string[], phrase: readonly string[]): boolean {
+  return heard.some((_, at) => phrase.every((word, offset) => heard[at + offset] !== undefined && nearWord(heard[at + offset]!, word)));
+}

@@ -12,6 +12,7 @@ import { measureLoudness } from '../support/loudness.ts';
 import {
   comparedWords,
   differences,
+  heardPhrase,
   itemWords,
   startRecognizer,
   timingAgreement,
@@ -44,8 +45,8 @@ const WRITTEN_FORMS = {
     '<p>Dr. Patel said the city library had raised £3.5m to rebuild its reading rooms, most of which were built in the 1990s.</p>' +
     '<p>Some hours will change, e.g. the late opening, which now starts at 3:45pm. The new timetable is online at https://example.com/library from Monday.</p>',
 };
-// Only the words the forms become are checked, not their neighbours, which the recognizer may mishear on any run
-// (Piper's voice varies slightly from one reading to the next).
+// Only the words the forms become are checked, not their neighbours, and a long word may be misheard by two letters
+// (heardPhrase): Piper's voice varies slightly from one reading to the next, and the recognizer with it.
 const SAID_FORMS = ['doctor', 'three point five million pounds', 'nineteen nineties', 'for example', 'three forty five p m', 'example dot com slash'];
 const SPELLED_SYMBOLS = ['pound sign', 'pound symbol', 'd r', 'e g', 'nineteen ninety s', 'colon', 'http', 'https', 'www'];
 
@@ -169,7 +170,7 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
   it('reads money, a decade, a time, abbreviations and a web address the way a listener expects, not their symbols', () => {
     expect(new Set(forms.item.segments.map((segment: any) => segment.voice.name))).toEqual(new Set(['Joe']));
     const heardForms = heardSpoken(forms);
-    for (const phrase of SAID_FORMS) expect(heardForms, forms.heard.text).toContain(` ${phrase} `);
+    for (const phrase of SAID_FORMS) expect(heardPhrase(heardForms.trim().split(' '), phrase.split(' ')), `"${phrase}" in: ${forms.heard.text}`).toBe(true);
     for (const phrase of SPELLED_SYMBOLS) expect(heardForms, forms.heard.text).not.toContain(` ${phrase} `);
     // And the rest of the item comes across as well as the article does.
     const said = words(forms.item.segments.filter((segment: any) => segment.content_type === 'text').map((segment: any) => segment.text));
