@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BUILT_MAIN, TSX_MAIN, benchEnv, gitCommit, median, startServer, type Server } from './service.ts';
+import { BUILT_MAIN, TSX_MAIN, benchEnv, gitCommit, median, percentile, startServer, type Server } from './service.ts';
 
 const API_KEY = 'bench_bootstrap_key_0123456789';
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -86,8 +86,6 @@ function scenarios(total: number, newest: Date, oldest: Date): Scenario[] {
   ];
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 async function get(baseUrl: string, requestPath: string, key = true): Promise<unknown> {
   const response = await fetch(`${baseUrl}${requestPath}`, { headers: key ? { 'x-api-key': API_KEY } : {}, signal: AbortSignal.timeout(60_000) });
   const body = await response.json();
@@ -104,7 +102,6 @@ async function measure(baseUrl: string, scenario: Scenario, sample: Sample[]): P
     await get(baseUrl, scenario.path(n + warmup, sample), scenario.key);
     times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
   return [percentile(times, 50), percentile(times, 99)];
 }
 
@@ -123,11 +120,16 @@ async function prepared(total: number): Promise<{ dataDir: string; firstStart: s
   const dataDir = path.join(args['cache-dir'], `${args['read-store']}-${total}`);
   const marker = path.join(dataDir, 'bench-ready.json');
   if (existsSync(marker)) return { dataDir, firstStart: (JSON.parse(readFileSync(marker, 'utf8')) as { firstStart: string }).firstStart };
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  console.error(`seeding ${total} items into ${dataDir}`);
-  const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'bench/seed.ts', '--items', String(total), '--data-dir', dataDir, '--key', API_KEY], { cwd: ROOT, stdio: 'inherit' });
-  if (seeded.status !== 0) throw new Error('seeding failed');
+  // A log seeded to its end is kept: only its first start is done again (after a change of the read store's layout, say).
+  const seededMarker = path.join(dataDir, 'bench-seeded.json');
+  if (!existsSync(seededMarker)) {
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+    console.error(`seeding ${total} items into ${dataDir}`);
+    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'bench/seed.ts', '--items', String(total), '--data-dir', dataDir, '--key', API_KEY], { cwd: ROOT, stdio: 'inherit' });
+    if (seeded.status !== 0) throw new Error('seeding failed');
+    writeFileSync(seededMarker, JSON.stringify({ items: total }));
+  }
   console.error('first start: the service projects the whole log');
   const started = performance.now();
   await firstStartOf(dataDir);

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { benchEnv, dropDatabase, mongoUrlFor, startServer, type Server } from './service.ts';
+import { benchEnv, dropDatabase, mongoUrlFor, percentile, startServer, type Server } from './service.ts';
 
 const { values } = parseArgs({
   options: {
@@ -22,7 +22,6 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-processes-'));
 const mongoUrl = mongoUrlFor(values.mongodb!, 'bench_processes');
 const env = { ...benchEnv(dataDir, KEY, { generation: false, mongoUrl }), PROJECTION_LEASE_MS: String(leaseMs), LOG_LEVEL: 'info' };
 
-const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]!;
 const ms = (value: number) => value.toFixed(1);
 
 async function timed(server: Server, method: string, route: string, body?: unknown): Promise<{ ms: number; status: number; json: any }> {

@@ -61,6 +61,8 @@ export const contentIndexes: IndexSpec[] = [
   // Players and feeds: published, processed items newest first; playlists selecting by tag.
   { name: 'project_feed', keys: { projectId: 1, status: 1, published: 1, created: -1, legacyId: -1 } },
   { name: 'project_tags', keys: { projectId: 1, tags: 1 } },
+  // Unfinished items of every project, which the generation reactor resumes at start.
+  { name: 'status_legacy_id', keys: { status: 1, legacyId: 1 } },
 ];
 
 /** Per project, kept by the contentItems projection: what `content_total_count` and `content_updated` show. */

@@ -12,6 +12,9 @@ export interface GenerationReactor {
   resume(read: ReadStore): Promise<void>;
 }
 
+const UNFINISHED = ['queued', 'processing'] as const;
+const RESUME_PAGE = 500;
+
 export function createGenerationReactor(runner: WorkflowRunner, log: (message: string) => void): GenerationReactor {
   let live = false;
   const start = (contentId: string, generation: number) =>
@@ -27,8 +30,16 @@ export function createGenerationReactor(runner: WorkflowRunner, log: (message: s
     },
     async resume(read) {
       live = true;
-      const unfinished = await read.collection<ContentItemView>(CONTENT_ITEMS).find({ status: { $in: ['queued', 'processing'] } });
-      for (const item of unfinished) await start(item._id, item.generation);
+      const items = read.collection<ContentItemView>(CONTENT_ITEMS);
+      // Page by page along the status index: a catalogue of millions may hold many unfinished items, never all in memory.
+      for (const status of UNFINISHED) {
+        for (let after = -1; ; ) {
+          const page = await items.find({ status, legacyId: { $gt: after } }, { sort: { legacyId: 1 }, limit: RESUME_PAGE });
+          for (const item of page) await start(item._id, item.generation);
+          if (page.length < RESUME_PAGE) break;
+          after = page.at(-1)!.legacyId;
+        }
+      }
     },
   };
 }
