@@ -11,7 +11,7 @@ import { createEspeakEngine } from '../src/media/engines/espeak.ts';
 import { runTool } from '../src/media/tool.ts';
 import { defaultVideoSettings, type VideoSettings } from '../src/player/videoSettings.ts';
 import { captionScript } from '../src/video/captions.ts';
-import { composition, joinParts } from '../src/video/composition.ts';
+import { composition, joinParts, partsList } from '../src/video/composition.ts';
 import { runFfmpeg } from '../src/video/ffmpeg.ts';
 import { DEFAULT_FONT } from '../src/video/fonts.ts';
 import { imageSlots } from '../src/video/slots.ts';
@@ -93,8 +93,9 @@ const seconds = (durationMs / 1000).toFixed(3);
  */
 const assets = { images, slots, logo: null, captions: true, fontsDir: 'fonts' };
 const spans = renderSpans(durationMs, FPS, THREADS, false);
-const parts = spans.map((span, part) => composition({ ...request, outPath: `part-${part}.mp4` }, assets, { fps: FPS, threads: 1, preset }, span));
-writeFileSync(path.join(work, 'parts.txt'), spans.map((_, part) => `file 'part-${part}.mp4'\n`).join(''));
+const partFiles = spans.map((_, part) => `part-${part}.mp4`);
+const parts = spans.map((span, part) => composition({ ...request, outPath: partFiles[part]! }, assets, { fps: FPS, threads: 1, preset }, span));
+writeFileSync(path.join(work, 'parts.txt'), partsList(partFiles));
 const join = joinParts({ ...request, outPath: path.join(dir, 'same-parts.mp4') });
 const sameGraph = composition({ ...request, outPath: path.join(dir, 'same.mp4') }, assets, { fps: FPS, threads: THREADS, preset });
 

@@ -209,8 +209,11 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
 
 const AUDIO = ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k'];
 
+/** The concat list `joinParts` reads as `parts.txt`: the parts' files in order, relative to the working directory. */
+export const partsList = (files: readonly string[]): string => files.map((file) => `file '${file}'\n`).join('');
+
 /**
- * Joins the parts of a split render (`parts.txt`, a concat list in the working directory) without re-encoding them,
+ * Joins the parts of a split render (`parts.txt`, a `partsList` in the working directory) without re-encoding them,
  * and adds the narration, padded with silence to the video's length.
  */
 export function joinParts(request: VideoRenderRequest): string[] {

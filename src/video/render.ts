@@ -8,7 +8,7 @@ import { captionScript, roundedBoxes } from './captions.ts';
 import { clipSources, fetchClip } from './clips.ts';
 import { runFfmpeg, type FfmpegOptions, type FfmpegRun } from './ffmpeg.ts';
 import { chosenFonts, resolveFonts, scriptFonts, type FontLimits } from './fonts.ts';
-import { composition, joinParts, type CompositionAssets, type EncodingOptions, type Span } from './composition.ts';
+import { composition, joinParts, partsList, type CompositionAssets, type EncodingOptions, type Span } from './composition.ts';
 import { fetchImage, type ImageLimits } from './images.ts';
 import { imageSlots } from './slots.ts';
 import type { RenderedVideo, VideoRenderer, VideoRenderRequest } from './port.ts';
@@ -59,17 +59,20 @@ export function renderSpans(durationMs: number, fps: number, cores: number, hasC
 async function renderInParts(request: VideoRenderRequest, assets: CompositionAssets, encoding: EncodingOptions, spans: Span[], limits: Omit<FfmpegOptions, 'signal'>): Promise<FfmpegRun> {
   const stop = new AbortController();
   const stopAll = () => stop.abort();
+  // A signal aborted already (while the assets were fetched) fires no more 'abort' events.
+  if (request.signal?.aborted) stopAll();
   request.signal?.addEventListener('abort', stopAll, { once: true });
   try {
+    const files = spans.map((_, part) => `part-${part}.mp4`);
     const runs = await Promise.all(
       spans.map((span, part) =>
-        runFfmpeg(composition({ ...request, outPath: `part-${part}.mp4` }, assets, { ...encoding, threads: 1 }, span), { ...limits, signal: stop.signal }).catch((error: unknown) => {
+        runFfmpeg(composition({ ...request, outPath: files[part]! }, assets, { ...encoding, threads: 1 }, span), { ...limits, signal: stop.signal }).catch((error: unknown) => {
           stop.abort();
           throw error;
         }),
       ),
     );
-    await writeFile(path.join(limits.cwd, 'parts.txt'), spans.map((_, part) => `file 'part-${part}.mp4'\n`).join(''));
+    await writeFile(path.join(limits.cwd, 'parts.txt'), partsList(files));
     const joined = await runFfmpeg(joinParts(request), { ...limits, signal: request.signal });
     return { stderr: runs.map((run) => run.stderr).join('\n'), peakMemoryBytes: Math.max(joined.peakMemoryBytes, runs.reduce((sum, run) => sum + run.peakMemoryBytes, 0)) };
   } finally {

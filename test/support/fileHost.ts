@@ -11,8 +11,11 @@ export interface FileHost {
   close(): Promise<void>;
 }
 
-/** Makes each file with ffmpeg from a lavfi source (`outputArgs` go before the file's name) and serves it at /<name>. */
-export async function serveMadeFiles(dir: string, sources: Record<string, string>, options: { outputArgs: string[]; contentType: string }): Promise<FileHost> {
+/**
+ * Makes each file with ffmpeg from a lavfi source (`outputArgs` go before the file's name) and serves it at /<name>;
+ * with `heldUntil`, every request waits for that promise before it is answered (a host that holds a generation back).
+ */
+export async function serveMadeFiles(dir: string, sources: Record<string, string>, options: { outputArgs: string[]; contentType: string; heldUntil?: Promise<void> }): Promise<FileHost> {
   const files = new Map<string, Buffer>();
   for (const [name, source] of Object.entries(sources)) {
     const file = path.join(dir, name);
@@ -20,7 +23,8 @@ export async function serveMadeFiles(dir: string, sources: Record<string, string
     expect(made.code, made.stderr.toString()).toBe(0);
     files.set(`/${name}`, await readFile(file));
   }
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer(async (request, response) => {
+    await options.heldUntil;
     const bytes = files.get(request.url ?? '');
     if (!bytes) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': options.contentType, 'content-length': bytes.length }).end(bytes);

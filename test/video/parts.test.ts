@@ -1,6 +1,6 @@
 // A long video is rendered in parts at once (one ffmpeg process per core) and joined: the joined video must be the
 // one a single process draws, frame for frame, across the joins too, with the narration's length and sound.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,4 +86,18 @@ describe('a video rendered in parts', () => {
     expect(average).toBeGreaterThan(35);
     expect(lowest).toBeGreaterThan(30);
   }, 120_000);
+
+  it('starts no part when its request was cancelled before the parts began', async () => {
+    const cancelled = new AbortController();
+    cancelled.abort();
+    // Nothing to fetch, so the render reaches its parts. A part that started would be killed by its 1 ms limit
+    // and fail the render with 'timeout'; 'aborted' says no part started.
+    const local = { ...request, segments: request.segments.filter((segment) => segment.content_type === 'text'), featureImageUrl: null, settings: { ...request.settings, logoImageUrl: null } };
+    expect(renderSpans(local.durationMs, FPS, 2, false)).toHaveLength(2);
+    const hasty = createVideoRenderer({ fontCacheDir: path.join(dir, 'fonts'), threads: 2, fonts: limits, images: limits, timeout: { baseMs: 1, perAudioMs: 0 } });
+    const outPath = path.join(dir, 'cancelled.mp4');
+    await expect(hasty.render({ ...local, outPath, signal: cancelled.signal })).rejects.toMatchObject({ reason: 'aborted' });
+    expect((await runTool('pgrep', ['-P', String(process.pid), '-x', 'ffmpeg'])).code, 'an ffmpeg still runs').toBe(1);
+    await expect(stat(outPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  }, 30_000);
 });
