@@ -93,16 +93,32 @@ async function get(baseUrl: string, requestPath: string, key = true): Promise<un
   return body;
 }
 
-/** p50 and p99 in ms of one request at a time, after a warm-up. */
-async function measure(baseUrl: string, scenario: Scenario, sample: Sample[]): Promise<[number, number]> {
-  for (let n = 0; n < warmup; n++) await get(baseUrl, scenario.path(n, sample), scenario.key);
-  const times: number[] = [];
+/** One size's service, its sample and the scenarios made for its dates. */
+interface Target {
+  baseUrl: string;
+  sample: Sample[];
+  scenarios: Scenario[];
+}
+
+/**
+ * p50 and p99 in ms per target of one scenario, one request at a time: the warm-up, then request n to every
+ * target in turn, so that every size sees the same moments of a shared, noisy machine.
+ */
+async function measure(targets: Target[], scenario: number): Promise<[number, number][]> {
+  const ask = (target: Target, n: number) => {
+    const chosen = target.scenarios[scenario]!;
+    return get(target.baseUrl, chosen.path(n, target.sample), chosen.key);
+  };
+  for (let n = 0; n < warmup; n++) for (const target of targets) await ask(target, n);
+  const times = targets.map((): number[] => []);
   for (let n = 0; n < requests; n++) {
-    const started = performance.now();
-    await get(baseUrl, scenario.path(n + warmup, sample), scenario.key);
-    times.push(performance.now() - started);
+    for (const [t, target] of targets.entries()) {
+      const started = performance.now();
+      await ask(target, n + warmup);
+      times[t]!.push(performance.now() - started);
+    }
   }
-  return [percentile(times, 50), percentile(times, 99)];
+  return times.map((values) => [percentile(values, 50), percentile(values, 99)]);
 }
 
 const rssMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
@@ -203,49 +219,66 @@ interface Result {
   rows: Map<string, [number, number]>;
 }
 
-async function run(total: number): Promise<Result> {
-  const { dataDir, firstStart } = await prepared(total);
-  const startup = await startups(dataDir);
-  let server: Server | undefined = await startServer(env(dataDir), [], crashed, ROOT, BUILT_MAIN);
+/** Seeds (once) and times the starts of each size, alone; then serves every size at once and measures them in turns. */
+async function runAll(totals: number[]): Promise<Result[]> {
+  const sizesReady = [];
+  for (const total of totals) {
+    const { dataDir, firstStart } = await prepared(total);
+    sizesReady.push({ total, dataDir, firstStart, startup: await startups(dataDir) });
+  }
+  const servers: Server[] = [];
   try {
-    const newestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none`)) as { created: string }[];
-    // A store of an older layout is refilled from the log after the service listens: measure once it has caught up.
-    while (!(await ready(server.baseUrl))) await new Promise((wait) => setTimeout(wait, 1_000));
-    const rssAfterStart = rssMb(server.pid);
-    const oldestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none&order[dir]=asc`)) as { created: string }[];
-    const sample = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=50&segments=none&filter[statuses][]=processed&filter[published]=true`)) as Sample[];
-    const rows = new Map<string, [number, number]>();
-    for (const scenario of scenarios(total, new Date(newestFirst[0]!.created), new Date(oldestFirst[0]!.created))) {
-      rows.set(scenario.name, await measure(server.baseUrl, scenario, sample));
+    const targets: Target[] = [];
+    const rssAfterStart: number[] = [];
+    for (const { total, dataDir } of sizesReady) {
+      const server = await startServer(env(dataDir), [], crashed, ROOT, BUILT_MAIN);
+      servers.push(server);
+      // A store of an older layout is refilled from the log after the service listens: measure once it has caught up.
+      while (!(await ready(server.baseUrl))) await new Promise((wait) => setTimeout(wait, 1_000));
+      rssAfterStart.push(rssMb(server.pid));
+      const newestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none`)) as { created: string }[];
+      const oldestFirst = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=1&segments=none&order[dir]=asc`)) as { created: string }[];
+      const sample = (await get(server.baseUrl, `${CONTENT}?pagination[limit]=50&segments=none&filter[statuses][]=processed&filter[published]=true`)) as Sample[];
+      targets.push({ baseUrl: server.baseUrl, sample, scenarios: scenarios(total, new Date(newestFirst[0]!.created), new Date(oldestFirst[0]!.created)) });
     }
-    const rss: [number, number] = [rssAfterStart, rssMb(server.pid)];
-    await server.stop();
-    server = undefined;
-    return { total, firstStart, startup, rss, disk: `${sizeMb(dataDir, 'events.sqlite')} / ${sizeMb(dataDir, 'read.sqlite')} MB`, rows };
+    const rows = sizesReady.map(() => new Map<string, [number, number]>());
+    for (const [index, scenario] of targets[0]!.scenarios.entries()) {
+      for (const [t, figures] of (await measure(targets, index)).entries()) rows[t]!.set(scenario.name, figures);
+    }
+    return sizesReady.map(({ total, dataDir, firstStart, startup }, t) => ({
+      total,
+      firstStart,
+      startup,
+      rss: [rssAfterStart[t]!, rssMb(servers[t]!.pid)],
+      disk: `${sizeMb(dataDir, 'events.sqlite')} / ${sizeMb(dataDir, 'read.sqlite')} MB`,
+      rows: rows[t]!,
+    }));
   } finally {
-    await server?.stop();
+    for (const server of servers) await server.stop();
   }
 }
 
 // The service runs as `npm start` runs it: compiled into dist/ (built here when stale), not through tsx.
 if (spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--if-stale'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
 const emptyStartup = await startups(null);
-const results: Result[] = [];
-for (const total of sizes) results.push(await run(total));
+const results = await runAll(sizes);
 
 const cell = ([p50, p99]: [number, number]) => `${p50.toFixed(1)} / ${p99.toFixed(1)}`;
-const header = `| N items | ${results.map((r) => r.total.toLocaleString('en')).join(' | ')} |`;
+// The issue's yardstick: each row's p99 at the largest size against its p99 at the smallest, measured in the same turns.
+const ratioColumn = results.length > 1;
+const p99Ratio = (name: string) => results.at(-1)!.rows.get(name)![1] / results[0]!.rows.get(name)![1];
+const header = `| N items | ${results.map((r) => r.total.toLocaleString('en')).join(' | ')} |${ratioColumn ? ' p99 largest ÷ smallest |' : ''}`;
 const lines = [
   `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, commit ${gitCommit()}, read store ${args['read-store']}, ${requests} requests per row after ${warmup} warm-up, one at a time`,
   `load average at the end: ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ')}`,
   '',
   header,
-  `|---|${results.map(() => '---|').join('')}`,
-  `| first start (projects the whole log) | ${results.map((r) => r.firstStart).join(' | ')} |`,
-  `| start-up to first answer (node dist/main.js, p50 of ${starts}) | ${results.map((r) => `${r.startup.built.toFixed(2)} s`).join(' | ')} |`,
-  `| resident memory after start / after the requests (MB) | ${results.map((r) => `${r.rss[0]} / ${r.rss[1]}`).join(' | ')} |`,
-  `| event store / read store on disk | ${results.map((r) => r.disk).join(' | ')} |`,
-  ...[...results[0]!.rows.keys()].map((name) => `| ${name}, p50 / p99 ms | ${results.map((r) => cell(r.rows.get(name)!)).join(' | ')} |`),
+  `|---|${results.map(() => '---|').join('')}${ratioColumn ? '---|' : ''}`,
+  `| first start (projects the whole log) | ${results.map((r) => r.firstStart).join(' | ')} |${ratioColumn ? ' |' : ''}`,
+  `| start-up to first answer (node dist/main.js, p50 of ${starts}) | ${results.map((r) => `${r.startup.built.toFixed(2)} s`).join(' | ')} |${ratioColumn ? ' |' : ''}`,
+  `| resident memory after start / after the requests (MB) | ${results.map((r) => `${r.rss[0]} / ${r.rss[1]}`).join(' | ')} |${ratioColumn ? ' |' : ''}`,
+  `| event store / read store on disk | ${results.map((r) => r.disk).join(' | ')} |${ratioColumn ? ' |' : ''}`,
+  ...[...results[0]!.rows.keys()].map((name) => `| ${name}, p50 / p99 ms | ${results.map((r) => cell(r.rows.get(name)!)).join(' | ')} |${ratioColumn ? ` ${p99Ratio(name).toFixed(2)} |` : ''}`),
   '',
   `Start-up, spawn to the first answer of a list request, p50 of ${starts} starts each (s):`,
   '',

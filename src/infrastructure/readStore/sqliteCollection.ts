@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { SqliteError, type Database, type Statement } from 'better-sqlite3';
 import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan } from './port.ts';
 import { translate, type SearchCandidates } from './sqliteQuery.ts';
-import { searchCandidates } from './sqliteSearch.ts';
+import { searchCandidates, walkWindow } from './sqliteSearch.ts';
 import { bound, keyColumn, quote, tableNames } from './sqliteNames.ts';
 import { createCollection, createIndex, declaredIndexName, dropIndex, markMultikey, recreateCollection, setSearch, type CollectionSchema, type Schema } from './sqliteSchema.ts';
 
@@ -68,23 +68,45 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
     }
   };
 
-  /** Phrase candidates (sqliteSearch.ts) for a page of `need` documents; the largest row id stands for the collection's size. */
-  const candidates = (scope: Scope, need: number): SearchCandidates => (path, phrase) => {
+  /** How many ids a search index listed, among how many documents (the largest row id stands for the collection's size). */
+  type Listing = { listed: number; total: number };
+
+  /** Phrase candidates (sqliteSearch.ts) for a page of `need` documents; `listing` hears what was listed. */
+  const candidates = (scope: Scope, need: number, listing: (listed: Listing) => void): SearchCandidates => (path, phrase) => {
     const total = (scope.prepare(`SELECT max(rid) FROM ${quote(names.keys)}`).pluck().get() as number | null) ?? 0;
     const search = quote(names.search(path));
     const select = (match: string, limit: number) => scope.prepare(`SELECT rowid FROM ${search} WHERE ${search} MATCH ? LIMIT ?`).pluck().all(match, limit) as number[];
-    return searchCandidates(select, total, need)(path, phrase);
+    const found = searchCandidates(select, total, need)(path, phrase);
+    if (found) listing({ listed: found.length, total });
+    return found;
   };
 
   /** `need`: the documents up to the page's end; without a limit, all of them. */
-  const translated = (scope: Scope, schema: CollectionSchema, filter: Filter, sort: FindOptions['sort'], need: number) =>
-    translate(schema, filter, sort, candidates(scope, need));
+  const translated = (scope: Scope, schema: CollectionSchema, filter: Filter, sort: FindOptions['sort'], need: number, listing: (listed: Listing) => void = () => {}) =>
+    translate(schema, filter, sort, candidates(scope, need, listing));
 
+  /**
+   * The page's SQL. Ids a search index listed are sorted by their key rows, or, when they are many, the order's
+   * index is walked for them within a window (`walkWindow`); a window that did not fill the page, and did not reach
+   * the end of the collection, leaves the page to `sorted`, the listed ids sorted.
+   */
   const pageQuery = (scope: Scope, schema: CollectionSchema, filter: Filter, options: FindOptions) => {
-    const query = translated(scope, schema, filter, options.sort, options.limit ? (options.skip ?? 0) + options.limit : Infinity);
+    const need = options.limit ? (options.skip ?? 0) + options.limit : Infinity;
+    const heard: { listing?: Listing } = {};
+    const query = translated(scope, schema, filter, options.sort, need, (listing) => (heard.listing = listing));
     // A limit of 0 means no limit, as in MongoDB.
     const params = { ...query.params, limit: options.limit || -1, offset: options.skip ?? 0 };
-    return { sql: `SELECT k.rid ${query.from}${query.orderBy} LIMIT @limit OFFSET @offset`, params, searched: query.searched };
+    const sorted = `SELECT k.rid ${query.from}${query.orderBy} LIMIT @limit OFFSET @offset`;
+    const among = heard.listing;
+    const window = query.walk && among ? walkWindow(among.listed, among.total, need) : null;
+    if (!query.walk || !among || window === null) return { sql: sorted, params, searched: query.searched, sorted: null };
+    const { select, from, orderBy, outerOrderBy, listed } = query.walk;
+    return {
+      sql: `SELECT w.rid FROM (SELECT ${select} ${from}${orderBy} LIMIT @window) AS w WHERE w.rid IN (SELECT value FROM json_each(${listed}))${outerOrderBy} LIMIT @limit OFFSET @offset`,
+      params: { ...params, window },
+      searched: query.searched,
+      sorted: window < among.total ? { sql: sorted, params } : null,
+    };
   };
 
   /** Ids first, documents after: skipped rows and sorts never carry a document. */
@@ -147,8 +169,10 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
         const rid = scope.prepare(ridById).pluck().get(filter._id) as number | undefined;
         return rid === undefined ? [] : fetch(scope, [rid]);
       }
-      const { sql, params } = pageQuery(scope, schema, filter, options);
-      return fetch(scope, scope.prepare(sql).pluck().all(params) as number[]);
+      const { sql, params, sorted } = pageQuery(scope, schema, filter, options);
+      const rids = scope.prepare(sql).pluck().all(params) as number[];
+      if (sorted && rids.length < options.limit!) return fetch(scope, scope.prepare(sorted.sql).pluck().all(sorted.params) as number[]);
+      return fetch(scope, rids);
     },
 
     count(scope: Scope, filter: Filter): number {

@@ -12,6 +12,12 @@ export interface SqlQuery {
   params: Record<string, unknown>;
   /** The fields whose search index answered a phrase. */
   searched: string[];
+  /**
+   * When a search index listed the ids (the parameter `listed`): the same query walking its order instead, each row
+   * tested against the listed ids, as `SELECT k.rid AS rid, <order terms as o0, o1, …> <from><orderBy>`, and the
+   * order over those aliases (`outerOrderBy`), for a query that walks a window of the order and keeps the rows listed.
+   */
+  walk?: { select: string; from: string; orderBy: string; outerOrderBy: string; listed: string };
 }
 
 /**
@@ -194,13 +200,22 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
   // Multikey fields order by their JSON here, not by their smallest or largest element as in MongoDB; no read model sorts by one.
   // From listed ids the query reads those rows and sorts them (`+` keeps the order's index out of it): walking that
   // index while testing ids would read the whole collection for a rare phrase.
-  const orderBy = Object.entries(sort)
-    .map(([path, direction]) => `${listed ? '+' : ''}${whole(sourceOf(path))} ${direction === -1 ? 'DESC' : 'ASC'}`)
-    .join(', ');
+  const terms = Object.entries(sort).map(([path, direction]) => ({ expression: whole(sourceOf(path)), direction: direction === -1 ? 'DESC' : 'ASC' }));
+  const orderBy = terms.map(({ expression, direction }) => `${listed ? '+' : ''}${expression} ${direction}`).join(', ');
 
   const keys = `${quote(names.keys)} AS k`;
   const from = listed ? `json_each(${listed}) AS l CROSS JOIN ${keys} ON k.rid = l.value` : keys;
   const join = usesDocument ? ` JOIN ${quote(names.docs)} AS d ON d.rid = k.rid` : '';
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-  return { from: `FROM ${from}${join}${where}`, orderBy: orderBy && ` ORDER BY ${orderBy}`, params, searched };
+  const query: SqlQuery = { from: `FROM ${from}${join}${where}`, orderBy: orderBy && ` ORDER BY ${orderBy}`, params, searched };
+  if (!listed) return query;
+  const walkOrder = terms.map(({ expression, direction }) => `${expression} ${direction}`).join(', ');
+  query.walk = {
+    select: ['k.rid AS rid', ...terms.map(({ expression }, i) => `${expression} AS o${i}`)].join(', '),
+    from: `FROM ${keys}${join}${where}`,
+    orderBy: walkOrder && ` ORDER BY ${walkOrder}`,
+    outerOrderBy: terms.length > 0 ? ` ORDER BY ${terms.map(({ direction }, i) => `o${i} ${direction}`).join(', ')}` : '',
+    listed,
+  };
+  return query;
 }
