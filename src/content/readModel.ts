@@ -52,12 +52,14 @@ export const contentIndexes: IndexSpec[] = [
   { name: 'project_source_id', keys: { projectId: 1, sourceId: 1 } },
   { name: 'project_legacy_id', keys: { projectId: 1, legacyId: 1 } },
   { name: 'project_source_url', keys: { projectId: 1, sourceUrl: 1 } },
-  { name: 'project_publish_date_legacy_id', keys: { projectId: 1, publishDate: -1, legacyId: -1 } },
+  // `created` last: a `filter[publish_date]` range sorted newest first reads the index alone, no row per match.
+  { name: 'project_publish_date_legacy_id_created', keys: { projectId: 1, publishDate: -1, legacyId: -1, created: -1 } },
   { name: 'project_duration_legacy_id', keys: { projectId: 1, duration: -1, legacyId: -1 } },
   { name: 'project_published_legacy_id', keys: { projectId: 1, published: 1, legacyId: 1 } },
   { name: 'project_status_legacy_id', keys: { projectId: 1, status: 1, legacyId: 1 } },
-  // The `filter[updated]` range, and the newest update of a project when its newest item leaves (projection statistics).
-  { name: 'project_updated', keys: { projectId: 1, updated: -1 } },
+  // The `filter[updated]` range (sorted newest first from the index alone), and the newest update of a project when
+  // its newest item leaves (projection statistics).
+  { name: 'project_updated_created_legacy_id', keys: { projectId: 1, updated: -1, created: -1, legacyId: -1 } },
   // Players and feeds: published, processed items newest first; playlists selecting by tag.
   { name: 'project_feed', keys: { projectId: 1, status: 1, published: 1, created: -1, legacyId: -1 } },
   { name: 'project_tags', keys: { projectId: 1, tags: 1 } },
