@@ -14,17 +14,19 @@ import { positionWaiters } from './waiters.ts';
 type Checkpoint = { _id: string; position: number };
 
 /**
- * Events applied in one read-store transaction. A replay's events come in runs per item, so a batch this size
- * writes each document once instead of once per event; live events come one by one and make batches of one.
+ * Events applied in one read-store transaction. A replay's events come in runs per item, so a batch writes each
+ * document once instead of once per event, and the fewer its commits the less SQLite spends writing its log and
+ * copying it back into the file (at 100,000 items, 8,000 events a batch replay 1.2× faster than 2,000, at a peak of
+ * 390 MB against 260 MB); live events come one by one and make batches of one.
  */
-const BATCH_EVENTS = 2_000;
+const BATCH_EVENTS = 8_000;
 /**
  * A projection starting from nothing with at least this many events to go loads its collections with their
  * indexes deferred (see the port's `deferIndexes`): rows go in without them, each index is then built in one pass.
  */
 const BULK_LOAD_EVENTS = 10_000;
-/** Events the subscription may deliver ahead of the batch being applied; past it, it waits (memory stays flat). */
-const QUEUED_EVENTS = 2 * BATCH_EVENTS;
+/** Events the subscription may deliver ahead of the batch being applied (the next batch); past it, it waits (memory stays flat). */
+const QUEUED_EVENTS = BATCH_EVENTS;
 /** The longest a write waits for the read models before answering from what it has. */
 export const READ_YOUR_WRITES_MS = 2_000;
 /** Failures of unknown kind in a row before the event is quarantined. */
