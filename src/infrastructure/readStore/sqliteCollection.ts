@@ -75,9 +75,10 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
   const candidates = (scope: Scope, need: number, listing: (listed: Listing) => void): SearchCandidates => (path, phrase) => {
     const total = (scope.prepare(`SELECT max(rid) FROM ${quote(names.keys)}`).pluck().get() as number | null) ?? 0;
     const search = quote(names.search(path));
-    const select = (match: string, limit: number) => scope.prepare(`SELECT rowid FROM ${search} WHERE ${search} MATCH ? LIMIT ?`).pluck().all(match, limit) as number[];
-    const found = searchCandidates(select, total, need)(path, phrase);
-    if (found) listing({ listed: found.length, total });
+    const count = (match: string, limit: number) =>
+      scope.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${search} WHERE ${search} MATCH ? LIMIT ?)`).pluck().get(match, limit) as number;
+    const found = searchCandidates(count, total, need)(path, phrase);
+    if (found) listing({ listed: found.count, total });
     return found;
   };
 
@@ -102,7 +103,7 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
     if (!query.walk || !among || window === null) return { sql: sorted, params, searched: query.searched, sorted: null };
     const { select, from, orderBy, outerOrderBy, listed } = query.walk;
     return {
-      sql: `SELECT w.rid FROM (SELECT ${select} ${from}${orderBy} LIMIT @window) AS w WHERE w.rid IN (SELECT value FROM json_each(${listed}))${outerOrderBy} LIMIT @limit OFFSET @offset`,
+      sql: `SELECT w.rid FROM (SELECT ${select} ${from}${orderBy} LIMIT @window) AS w WHERE w.rid IN (${listed})${outerOrderBy} LIMIT @limit OFFSET @offset`,
       params: { ...params, window },
       searched: query.searched,
       sorted: window < among.total ? { sql: sorted, params } : null,

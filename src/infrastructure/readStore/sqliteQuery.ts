@@ -13,18 +13,19 @@ export interface SqlQuery {
   /** The fields whose search index answered a phrase. */
   searched: string[];
   /**
-   * When a search index listed the ids (the parameter `listed`): the same query walking its order instead, each row
-   * tested against the listed ids, as `SELECT k.rid AS rid, <order terms as o0, o1, …> <from><orderBy>`, and the
+   * When a search index listed the ids (`listed`, a subquery of their row ids): the same query walking its order
+   * instead, each row tested against the listed ids, as `SELECT k.rid AS rid, <order terms as o0, o1, …> <from><orderBy>`, and the
    * order over those aliases (`outerOrderBy`), for a query that walks a window of the order and keeps the rows listed.
    */
   walk?: { select: string; from: string; orderBy: string; outerOrderBy: string; listed: string };
 }
 
 /**
- * The ids of the documents whose word text holds the phrase, or null when the phrase is so common that walking the
- * query's order finds a page sooner than listing them.
+ * The documents whose word text holds the phrase, as a full-text query of the field's search index that lists
+ * exactly them and how many it lists, or null when the phrase is so common that walking the query's order finds a
+ * page sooner than listing them.
  */
-export type SearchCandidates = (path: string, phrase: string) => number[] | null;
+export type SearchCandidates = (path: string, phrase: string) => { match: string; count: number } | null;
 
 /**
  * A `$regex` of plain text made of words (lower-case ASCII letters, digits, anything above U+007F), each after one
@@ -47,7 +48,7 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
   const params: Record<string, unknown> = {};
   let usesDocument = false;
   const searched: string[] = [];
-  /** The parameter holding the ids a word index listed, which the query then starts from. */
+  /** The subquery of the row ids a word index lists, which the query then starts from. */
   let listed: string | null = null;
 
   const param = (value: unknown) => {
@@ -137,11 +138,11 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
   const phrase = (path: string, text: string): string => {
     searched.push(path);
     const found = listed === null ? candidates!(path, text) : null;
+    const search = quote(names.search(path));
     if (found) {
-      listed = param(JSON.stringify(found));
+      listed = `SELECT rowid FROM ${search} WHERE ${search} MATCH ${param(found.match)}`;
       return '1';
     }
-    const search = quote(names.search(path));
     return `instr((SELECT s.text FROM ${search} AS s WHERE s.rowid = k.rid), ${param(text)}) > 0`;
   };
 
@@ -204,7 +205,7 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
   const orderBy = terms.map(({ expression, direction }) => `${listed ? '+' : ''}${expression} ${direction}`).join(', ');
 
   const keys = `${quote(names.keys)} AS k`;
-  const from = listed ? `json_each(${listed}) AS l CROSS JOIN ${keys} ON k.rid = l.value` : keys;
+  const from = listed ? `(${listed}) AS l CROSS JOIN ${keys} ON k.rid = l.rowid` : keys;
   const join = usesDocument ? ` JOIN ${quote(names.docs)} AS d ON d.rid = k.rid` : '';
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   const query: SqlQuery = { from: `FROM ${from}${join}${where}`, orderBy: orderBy && ` ORDER BY ${orderBy}`, params, searched };

@@ -30,12 +30,13 @@ const pairsOf = (words: readonly string[]) => words.slice(1).map((word, i) => `_
 const MIN_PREFIX = 3;
 export const SEARCH_PREFIXES = String(MIN_PREFIX);
 /**
- * What a page of a phrase search costs per item, in µs, measured at 1,000,000 items: an id listed from the index and
- * handed to the query as JSON; a listed id looked up in the keys table and sorted (its row is anywhere in the table:
- * 1.3 µs when cached, up to 8 cold); one step down the order's index testing the row against the listed ids (a bloom
+ * What a page of a phrase search costs per item, in µs, measured at 1,000,000 items: an id of the index's postings
+ * counted, then read again by the page's query (the MATCH is part of its SQL, so no id passes through JavaScript);
+ * a listed id looked up in the keys table and sorted (its row is anywhere in the table: 1.3 µs when cached, 10–20
+ * cold, which a search mostly is); one step down the order's index testing the row against the listed ids (a bloom
  * filter and an in-memory index, no row read); one step testing the row's text instead (the text the index keeps).
  */
-const COST = { listed: 0.3, sorted: 5, walkedListed: 0.15, walkedText: 7.6 };
+const COST = { listed: 0.3, sorted: 10, walkedListed: 0.15, walkedText: 7.6 };
 /** The FTS5 query of whole words: one word's postings, or the phrase of its pair tokens. */
 const wholeWords = (words: readonly string[], prefix: boolean): string => {
   const star = prefix ? ' *' : '';
@@ -50,11 +51,11 @@ const wholeWords = (words: readonly string[], prefix: boolean): string => {
  * at that cap, except a prefix's, which merges the postings of every word it starts, so it runs only once the phrase
  * of whole words is known to be rare.
  */
-export function searchCandidates(select: (match: string, limit: number) => number[], total: number, need: number): SearchCandidates {
+export function searchCandidates(count: (match: string, limit: number) => number, total: number, need: number): SearchCandidates {
   const cap = Math.min(total, Math.ceil(Math.sqrt((COST.walkedText / COST.listed) * need * total)));
   const listed = (match: string) => {
-    const ids = select(match, cap + 1);
-    return ids.length <= cap ? ids : null;
+    const found = count(match, cap + 1);
+    return found <= cap ? { match, count: found } : null;
   };
   return (_path, phrase) => {
     const words = phrase.trim().split(' ');
