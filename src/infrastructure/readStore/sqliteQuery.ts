@@ -140,7 +140,7 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
     const found = listed === null ? candidates!(path, text) : null;
     const search = quote(names.search(path));
     if (found) {
-      listed = `SELECT rowid FROM ${search} WHERE ${search} MATCH ${param(found.match)}`;
+      listed = `SELECT rowid AS value FROM ${search} WHERE ${search} MATCH ${param(found.match)}`;
       return '1';
     }
     return `instr((SELECT s.text FROM ${search} AS s WHERE s.rowid = k.rid), ${param(text)}) > 0`;
@@ -205,7 +205,7 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
   const orderBy = terms.map(({ expression, direction }) => `${listed ? '+' : ''}${expression} ${direction}`).join(', ');
 
   const keys = `${quote(names.keys)} AS k`;
-  const from = listed ? `(${listed}) AS l CROSS JOIN ${keys} ON k.rid = l.rowid` : keys;
+  const from = listed ? `(${listed}) AS l CROSS JOIN ${keys} ON k.rid = l.value` : keys;
   const join = usesDocument ? ` JOIN ${quote(names.docs)} AS d ON d.rid = k.rid` : '';
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   const query: SqlQuery = { from: `FROM ${from}${join}${where}`, orderBy: orderBy && ` ORDER BY ${orderBy}`, params, searched };

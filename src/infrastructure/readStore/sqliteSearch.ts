@@ -32,11 +32,11 @@ export const SEARCH_PREFIXES = String(MIN_PREFIX);
 /**
  * What a page of a phrase search costs per item, in µs, measured at 1,000,000 items: an id of the index's postings
  * counted, then read again by the page's query (the MATCH is part of its SQL, so no id passes through JavaScript);
- * a listed id looked up in the keys table and sorted (its row is anywhere in the table: 1.3 µs when cached, 10–20
- * cold, which a search mostly is); one step down the order's index testing the row against the listed ids (a bloom
+ * a listed id looked up in the keys table and sorted (its row is anywhere in the table: 1.3 µs when cached, 20–30
+ * cold, which a search's mostly are); one step down the order's index testing the row against the listed ids (a bloom
  * filter and an in-memory index, no row read); one step testing the row's text instead (the text the index keeps).
  */
-const COST = { listed: 0.3, sorted: 10, walkedListed: 0.15, walkedText: 7.6 };
+const COST = { listed: 0.3, sorted: 20, walkedListed: 0.15, walkedText: 7.6 };
 /** The FTS5 query of whole words: one word's postings, or the phrase of its pair tokens. */
 const wholeWords = (words: readonly string[], prefix: boolean): string => {
   const star = prefix ? ' *' : '';
@@ -73,11 +73,12 @@ export function searchCandidates(count: (match: string, limit: number) => number
 /**
  * How far down the order's index a page of a listed phrase is looked for (testing each row against the `listed`
  * ids), or null when sorting the listed ids costs less. Spread over the order, they are met every total ÷ listed
- * items; the walk is given what sorting them would cost, and tried only when that is twice what it should need.
- * A page the window does not fill (the phrase's items bunched at the far end of the order) is then sorted after all.
+ * items; the walk is given what sorting them would cost, and tried when it should need no more. A page the window
+ * does not fill (the phrase's items bunched at the far end of the order) is then sorted after all: at worst twice
+ * the sort.
  */
 export function walkWindow(listed: number, total: number, need: number): number | null {
   if (!Number.isFinite(need) || listed <= need) return null;
   const window = Math.ceil((listed * COST.sorted) / COST.walkedListed);
-  return (need * total) / listed <= window / 2 ? Math.min(window, total) : null;
+  return (need * total) / listed <= window ? Math.min(window, total) : null;
 }
