@@ -14,8 +14,8 @@ export interface SqlQuery {
   searched: string[];
   /**
    * When a search index listed the ids (`listed`, a subquery of their row ids): the same query walking its order
-   * instead, each row tested against the listed ids, as `SELECT k.rid AS rid, <order terms as o0, o1, …> <from><orderBy>`, and the
-   * order over those aliases (`outerOrderBy`), for a query that walks a window of the order and keeps the rows listed.
+   * instead, as `SELECT <select> <from><orderBy>` (`select` names the order's terms o0, o1, …), and the order over
+   * those names (`outerOrderBy`), for a query that walks a window of the order and keeps the rows listed.
    */
   walk?: { select: string; from: string; orderBy: string; outerOrderBy: string; listed: string };
 }
