@@ -75,7 +75,6 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
   let recognizer: Recognizer;
   let piper: Narration;
   let ruled: Narration;
-  let forms: Narration;
   let espeak: Narration;
   let french: { item: any; mp3: string };
   /** The article read by two Kokoro voices, American and British. */
@@ -113,10 +112,9 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
     // Each narration is heard as soon as it is ready, while the others are still being spoken.
-    [piper, ruled, forms, espeak, french, ...kokoro] = await Promise.all([
+    [piper, ruled, espeak, french, ...kokoro] = await Promise.all([
       narrate(1, ARTICLE).then(heard),
       narrate(rulesDesk.id, ARTICLE).then(heard),
-      narrate(1, WRITTEN_FORMS).then(heard),
       narrate(1, { ...ARTICLE, title_voice_id: espeakAmerican.id, body_voice_id: espeakAmerican.id }).then(heard),
       narrate(1, FRENCH_ARTICLE),
       ...kokoroReaders.map((voice) => narrate(1, { ...ARTICLE, title_voice_id: voice.id, body_voice_id: voice.id }).then(heard)),
@@ -167,7 +165,10 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
     expect(wordErrorRate(ruledWords(ruled), heardRuled), JSON.stringify(misheard)).toBeLessThanOrEqual(0.05);
   });
 
-  it('reads money, a decade, a time, abbreviations and a web address the way a listener expects, not their symbols', () => {
+  // Narrated in the test rather than with the others: Piper reads a little differently each time and tiny.en now and
+  // then mishears one reading ("three forty-five" as "3.4 to 5"); a retry of the test then hears a new reading.
+  it('reads money, a decade, a time, abbreviations and a web address the way a listener expects, not their symbols', async () => {
+    const forms = await heard(await narrate(1, WRITTEN_FORMS));
     expect(new Set(forms.item.segments.map((segment: any) => segment.voice.name))).toEqual(new Set(['Joe']));
     const heardForms = heardSpoken(forms);
     for (const phrase of SAID_FORMS) expect(heardPhrase(heardForms.trim().split(' '), phrase.split(' ')), `"${phrase}" in: ${forms.heard.text}`).toBe(true);
@@ -176,7 +177,7 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
     const said = words(forms.item.segments.filter((segment: any) => segment.content_type === 'text').map((segment: any) => segment.text));
     const heardList = heardForms.trim().split(' ');
     expect(wordErrorRate(said, heardList), JSON.stringify(differences(said, heardList))).toBeLessThanOrEqual(0.05);
-  });
+  }, 120_000);
 
   it('levels Kokoro narrations to −16 ± 1 LUFS integrated, true peak ≤ −1 dBTP', async () => {
     for (const narration of kokoro) {
