@@ -68,23 +68,18 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
     }
   };
 
-  /** How many ids a search index listed, among how many documents (the largest row id stands for the collection's size). */
-  type Listing = { listed: number; total: number };
-
-  /** Phrase candidates (sqliteSearch.ts) for a page of `need` documents; `listing` hears what was listed. */
-  const candidates = (scope: Scope, need: number, listing: (listed: Listing) => void): SearchCandidates => (path, phrase) => {
+  /** Phrase candidates (sqliteSearch.ts) for a page of `need` documents; the largest row id stands for the collection's size. */
+  const candidates = (scope: Scope, need: number): SearchCandidates => (path, phrase) => {
     const total = (scope.prepare(`SELECT max(rid) FROM ${quote(names.keys)}`).pluck().get() as number | null) ?? 0;
     const search = quote(names.search(path));
     const count = (match: string, limit: number) =>
       scope.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${search} WHERE ${search} MATCH ? LIMIT ?)`).pluck().get(match, limit) as number;
-    const found = searchCandidates(count, total, need)(path, phrase);
-    if (found) listing({ listed: found.count, total });
-    return found;
+    return searchCandidates(count, total, need)(path, phrase);
   };
 
   /** `need`: the documents up to the page's end; without a limit, all of them. */
-  const translated = (scope: Scope, schema: CollectionSchema, filter: Filter, sort: FindOptions['sort'], need: number, listing: (listed: Listing) => void = () => {}) =>
-    translate(schema, filter, sort, candidates(scope, need, listing));
+  const translated = (scope: Scope, schema: CollectionSchema, filter: Filter, sort: FindOptions['sort'], need: number) =>
+    translate(schema, filter, sort, candidates(scope, need));
 
   /**
    * The page's SQL. Ids a search index listed are sorted by their key rows, or, when they are many, the order's
@@ -93,20 +88,18 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
    */
   const pageQuery = (scope: Scope, schema: CollectionSchema, filter: Filter, options: FindOptions) => {
     const need = options.limit ? (options.skip ?? 0) + options.limit : Infinity;
-    const heard: { listing?: Listing } = {};
-    const query = translated(scope, schema, filter, options.sort, need, (listing) => (heard.listing = listing));
+    const query = translated(scope, schema, filter, options.sort, need);
     // A limit of 0 means no limit, as in MongoDB.
     const params = { ...query.params, limit: options.limit || -1, offset: options.skip ?? 0 };
     const sorted = `SELECT k.rid ${query.from}${query.orderBy} LIMIT @limit OFFSET @offset`;
-    const among = heard.listing;
-    const window = query.walk && among ? walkWindow(among.listed, among.total, need) : null;
-    if (!query.walk || !among || window === null) return { sql: sorted, params, searched: query.searched, sorted: null };
-    const { select, from, orderBy, outerOrderBy, listed } = query.walk;
+    const window = query.walk ? walkWindow(query.walk.count, query.walk.total, need) : null;
+    if (!query.walk || window === null) return { sql: sorted, params, searched: query.searched, sorted: null };
+    const { select, from, orderBy, outerOrderBy, listed, total } = query.walk;
     return {
       sql: `SELECT w.rid FROM (SELECT ${select} ${from}${orderBy} LIMIT @window) AS w WHERE w.rid IN (${listed})${outerOrderBy} LIMIT @limit OFFSET @offset`,
       params: { ...params, window },
       searched: query.searched,
-      sorted: window < among.total ? { sql: sorted, params } : null,
+      sorted: window < total ? { sql: sorted, params } : null,
     };
   };
 

@@ -15,9 +15,10 @@ export interface SqlQuery {
   /**
    * When a search index listed the ids (`listed`, a subquery of their row ids): the same query walking its order
    * instead, as `SELECT <select> <from><orderBy>` (`select` names the order's terms o0, o1, …), and the order over
-   * those names (`outerOrderBy`), for a query that walks a window of the order and keeps the rows listed.
+   * those names (`outerOrderBy`), for a query that walks a window of the order and keeps the rows listed; `count` and
+   * `total` are how many ids were listed among how many documents.
    */
-  walk?: { select: string; from: string; orderBy: string; outerOrderBy: string; listed: string };
+  walk?: { select: string; from: string; orderBy: string; outerOrderBy: string; listed: string; count: number; total: number };
 }
 
 /**
@@ -25,7 +26,7 @@ export interface SqlQuery {
  * exactly them and how many it lists, or null when the phrase is so common that walking the query's order finds a
  * page sooner than listing them.
  */
-export type SearchCandidates = (path: string, phrase: string) => { match: string; count: number } | null;
+export type SearchCandidates = (path: string, phrase: string) => { match: string; count: number; total: number } | null;
 
 /**
  * A `$regex` of plain text made of words (lower-case ASCII letters, digits, anything above U+007F), each after one
@@ -48,8 +49,9 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
   const params: Record<string, unknown> = {};
   let usesDocument = false;
   const searched: string[] = [];
-  /** The subquery of the row ids a word index lists, which the query then starts from. */
+  /** The subquery of the row ids a word index lists, which the query then starts from, and what it lists. */
   let listed: string | null = null;
+  let listing = { count: 0, total: 0 };
 
   const param = (value: unknown) => {
     const name = `p${Object.keys(params).length}`;
@@ -141,6 +143,7 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
     const search = quote(names.search(path));
     if (found) {
       listed = `SELECT rowid AS value FROM ${search} WHERE ${search} MATCH ${param(found.match)}`;
+      listing = { count: found.count, total: found.total };
       return '1';
     }
     return `instr((SELECT s.text FROM ${search} AS s WHERE s.rowid = k.rid), ${param(text)}) > 0`;
@@ -217,6 +220,7 @@ export function translate(schema: CollectionSchema, filter: Filter, sort: Sort =
     orderBy: walkOrder && ` ORDER BY ${walkOrder}`,
     outerOrderBy: terms.length > 0 ? ` ORDER BY ${terms.map(({ direction }, i) => `o${i} ${direction}`).join(', ')}` : '',
     listed,
+    ...listing,
   };
   return query;
 }

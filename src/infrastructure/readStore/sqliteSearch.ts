@@ -55,7 +55,7 @@ export function searchCandidates(count: (match: string, limit: number) => number
   const cap = Math.min(total, Math.ceil(Math.sqrt((COST.walkedText / COST.listed) * need * total)));
   const listed = (match: string) => {
     const found = count(match, cap + 1);
-    return found <= cap ? { match, count: found } : null;
+    return found <= cap ? { match, count: found, total } : null;
   };
   return (_path, phrase) => {
     const words = phrase.trim().split(' ');
