@@ -108,7 +108,16 @@ export async function rebuildOnline(
     if (!equal) {
       equal = {};
       for (const [name] of collections) equal[name] = await sameDocuments(read, name, shadowOf(name));
+      // What the swap would build under the write lock (the search indexes) is built now, in steps between which
+      // the live runners write; the shadows then catch up with what was written meanwhile, keeping it current.
+      if (read.prepareRename) {
+        options.log?.('building the search indexes of the shadows before the swap');
+        for (const [name] of collections) await read.prepareRename(shadowOf(name), name);
+        shadow.resume();
+        continue;
+      }
     }
+    const swapStarted = performance.now();
     const swapped = await inTransaction(read, async (transaction) => {
       const checkpoints = transaction.collection<Checkpoint>(CHECKPOINTS);
       for (const { name } of projections) {
@@ -124,7 +133,10 @@ export async function rebuildOnline(
       }
       return true;
     });
-    if (swapped) break;
+    if (swapped) {
+      options.log?.(`swapped the shadows in: ${((performance.now() - swapStarted) / 1000).toFixed(1)} s in one transaction`);
+      break;
+    }
     // A live runner passed the shadows meanwhile: they catch up again before the next try.
     shadow.resume();
   }

@@ -19,7 +19,7 @@ describe('SQLite', () => {
   // `$regex` cases, which are no phrases, pass it by) and on the word text of its phrase-search cases.
   const searched = (collection: string) => (collection.startsWith('c_') ? ['title', ...searchedFields('contentItems')] : searchedFields(collection));
   const open = async () => createSqliteReadStore(path.join(dir, 'read.sqlite'), { searchedFields: searched });
-  readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true, bulk: { renameCollection: true, deferIndexes: true, sameDocuments: true } });
+  readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true, bulk: { renameCollection: true, deferIndexes: true, sameDocuments: true, prepareRename: { searched: () => `c_${randomUUID()}` } } });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 });
 

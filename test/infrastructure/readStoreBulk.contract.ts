@@ -3,12 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Document, IndexSpec, ReadStore } from '../../src/infrastructure/readStore/port.ts';
+import { phraseFilter, searchTextOf } from '../../src/content/search.ts';
 
 export interface BulkAbilities {
   bulkWrite?: boolean;
   renameCollection?: boolean;
   deferIndexes?: boolean;
   sameDocuments?: boolean;
+  /** The store has `prepareRename`; `searched` names a collection it keeps a search index of `searchText.title` for. */
+  prepareRename?: { searched: () => string };
 }
 
 interface Row extends Document {
@@ -30,6 +33,7 @@ export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
       expect(typeof collection.deferIndexes === 'function').toBe(Boolean(has.deferIndexes));
       expect(typeof store().renameCollection === 'function').toBe(Boolean(has.renameCollection));
       expect(typeof store().sameDocuments === 'function').toBe(Boolean(has.sameDocuments));
+      expect(typeof store().prepareRename === 'function').toBe(Boolean(has.prepareRename));
     });
 
     if (has.sameDocuments) {
@@ -78,6 +82,47 @@ export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
         // A source never written leaves the target empty.
         await store().renameCollection!(name(), to);
         expect(await store().collection(to).find({})).toEqual([]);
+      });
+    }
+
+    if (has.prepareRename) {
+      it("prepareRename builds the target's search index on the source in steps, kept current by later writes and carried over by the rename", async () => {
+        const { searched } = has.prepareRename!;
+        const [from, to] = [name(), searched()];
+        const titled = (n: number, title: string): Document => ({ _id: `t${n}`, projectId: 1, searchText: searchTextOf({ title, body: '' }) });
+        const source = store().collection(from);
+        // More documents than one step indexes, a rare phrase among them at both ends.
+        const count = 4_500;
+        for (let n = 0; n < count; n++) await source.put(titled(n, n === 7 || n === count - 3 ? `harbour bridge ${n}` : `council budget ${n % 97}`));
+        const harbour = { projectId: 1, 'searchText.title': phraseFilter('harbour bri') };
+        const found = async (collection: string) => ids(await store().collection(collection).find(harbour, { sort: { _id: 1 } }));
+        const indexes = async (collection: string) => (await store().collection(collection).explain!(harbour))?.indexes;
+        expect(await indexes(from)).not.toContain('search searchText.title');
+
+        // Another writer's write, sent once the build has begun, is done before the build ends.
+        const other = store().collection(name());
+        const order: string[] = [];
+        const building = store().prepareRename!(from, to).then(() => order.push('built'));
+        await new Promise((resume) => setImmediate(resume));
+        await other.put(row('w', '2026-01-01')).then(() => order.push('other write'));
+        await building;
+        expect(order).toEqual(['other write', 'built']);
+
+        expect(await indexes(from)).toContain('search searchText.title');
+        expect(await found(from)).toEqual(['t4497', 't7']);
+        await source.put(titled(count, 'harbour bridge repaired'));
+        await source.put(titled(7, 'council budget'));
+        await source.deleteOne(`t${count - 3}`);
+        expect(await found(from)).toEqual(['t4500']);
+
+        await store().renameCollection!(from, to);
+        const renamed = store().collection(to);
+        await renamed.ensureIndex(byCreated);
+        expect(await indexes(to)).toContain('search searchText.title');
+        expect(await found(to)).toEqual(['t4500']);
+        await renamed.put(titled(count + 1, 'Harbour Bridge at night'));
+        expect(await found(to)).toEqual(['t4500', 't4501']);
+        expect(await renamed.count({ projectId: 1 })).toBe(count + 1);
       });
     }
 

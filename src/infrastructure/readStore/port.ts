@@ -84,6 +84,12 @@ export interface ReadStore {
    */
   renameCollection?(from: string, to: string): Promise<void>;
   /**
+   * Builds on `from`, ahead of `renameCollection(from, to)`, what the rename would otherwise build while it holds the
+   * write lock (on SQLite the search indexes `to` is configured with), in transactions of its own, so that other
+   * writers get their turn in between; later writes to `from` keep it current. Without it, the rename builds all.
+   */
+  prepareRename?(from: string, to: string): Promise<void>;
+  /**
    * Whether collections `a` and `b` hold the same documents (by `_id`, deep equality). Stores that keep documents
    * as text compare the text and parse only documents whose text differs; without it, callers compare page by page.
    */

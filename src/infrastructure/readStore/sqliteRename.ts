@@ -2,7 +2,7 @@
 // tables renamed, everything named after the old collection built again under the new name, in the caller's transaction.
 import type { Database } from 'better-sqlite3';
 import { quote, tableNames } from './sqliteNames.ts';
-import { markMultikey, META, type CollectionSchema, type Schema } from './sqliteSchema.ts';
+import { createSearchTriggers, markMultikey, META, type CollectionSchema, type Schema } from './sqliteSchema.ts';
 
 /** Drops a collection's tables; its indexes and triggers go with them. */
 function dropTables(db: Database, schema: CollectionSchema): void {
@@ -15,9 +15,10 @@ function dropTables(db: Database, schema: CollectionSchema): void {
 
 /**
  * `from` replaces `to` (whose documents are dropped) and ceases to exist; a `from` never written leaves `to` empty. Index, trigger and element-table names
- * carry their collection's name, and SQLite cannot rename an index: the two tables are renamed, the multikey element
- * tables built again under `to`'s names, and indexes and search indexes are left to the caller's `ensureIndex`
- * (a rebuild loads its shadow with them deferred, so each is built once, from the rows, in one pass).
+ * carry their collection's name, and SQLite cannot rename an index: the two tables are renamed with their search
+ * indexes (built ahead by the store's `prepareRename`, or none), the multikey element tables built again under
+ * `to`'s names, and indexes are left to the caller's `ensureIndex` (a rebuild loads its shadow with them deferred,
+ * so each is built once, from the rows, in one pass).
  * A reader in another process keeps the old tables (WAL) until the caller's transaction commits; the schema
  * cookie then changes, and every store on the file reloads what it knows.
  */
@@ -34,14 +35,17 @@ export function renameCollection(db: Database, schema: Schema, from: string, to:
   const names = tableNames(from);
   const named = db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('index', 'trigger') AND tbl_name IN (?, ?) AND sql IS NOT NULL`).all(names.keys, names.docs) as { type: string; name: string }[];
   for (const { type, name } of named) db.exec(`DROP ${type === 'index' ? 'INDEX' : 'TRIGGER'} IF EXISTS ${quote(name)}`);
-  for (const table of [...source.search.map(names.search), ...[...source.multikey].map(names.multikey)]) db.exec(`DROP TABLE IF EXISTS ${quote(table)}`);
-  db.exec(`ALTER TABLE ${quote(names.keys)} RENAME TO ${quote(tableNames(to).keys)}`);
-  db.exec(`ALTER TABLE ${quote(names.docs)} RENAME TO ${quote(tableNames(to).docs)}`);
-  // The key columns stay as they are; what was built from them is built again below and recorded anew.
-  db.prepare(`UPDATE ${META} SET collection = ? WHERE collection = ? AND kind IN ('collection', 'column')`).run(to, from);
+  for (const table of [...source.multikey].map(names.multikey)) db.exec(`DROP TABLE IF EXISTS ${quote(table)}`);
+  const toNames = tableNames(to);
+  const moves: [string, string][] = [[names.keys, toNames.keys], [names.docs, toNames.docs], ...source.search.map((path): [string, string] => [names.search(path), toNames.search(path)])];
+  for (const [before, after] of moves) db.exec(`ALTER TABLE ${quote(before)} RENAME TO ${quote(after)}`);
+  // The key columns and the search indexes (FTS5 renames its own tables) stay as they are; what was built from
+  // them is built again below and recorded anew.
+  db.prepare(`UPDATE ${META} SET collection = ? WHERE collection = ? AND kind IN ('collection', 'column', 'search')`).run(to, from);
   db.prepare(`DELETE FROM ${META} WHERE collection = ?`).run(from);
 
-  let renamed: CollectionSchema = { name: to, paths: source.paths, multikey: new Set(), indexes: new Map(), search: [] };
+  let renamed: CollectionSchema = { name: to, paths: source.paths, multikey: new Set(), indexes: new Map(), search: source.search };
+  for (const path of source.search) createSearchTriggers(db, to, path);
   for (const path of source.multikey) renamed = markMultikey(db, renamed, path);
   next.delete(from);
   next.set(to, renamed);

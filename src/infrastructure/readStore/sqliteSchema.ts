@@ -154,8 +154,13 @@ function createElementTable(db: Database, collection: string, path: string): voi
   db.exec(`CREATE TRIGGER ${trigger('delete')} AFTER DELETE ON ${docs} BEGIN DELETE FROM ${table} WHERE rid = OLD.rid; END`);
 }
 
-/** Makes the collection's search indexes cover exactly `paths`, building a new one from the documents. */
-export function setSearch(db: Database, schema: CollectionSchema, paths: readonly string[]): CollectionSchema {
+/**
+ * Makes the collection's search indexes cover exactly `paths`, building a new one from the documents. With
+ * `fill: false` a new one is made empty, its triggers in place and FTS5's merges off, for `fillSearch` and
+ * `mergeSearch` to build in steps (each its own transaction, see the store's `prepareRename`); until then it
+ * answers searches with what it holds.
+ */
+export function setSearch(db: Database, schema: CollectionSchema, paths: readonly string[], { fill = true } = {}): CollectionSchema {
   const names = tableNames(schema.name);
   for (const path of schema.search.filter((searched) => !paths.includes(searched))) {
     db.exec(`DROP TABLE IF EXISTS ${quote(names.search(path))}`);
@@ -163,13 +168,13 @@ export function setSearch(db: Database, schema: CollectionSchema, paths: readonl
   }
   for (const path of paths.filter((searched) => !schema.search.includes(searched))) {
     createSearchTable(db, schema.name, path);
-    const table = quote(names.search(path));
     // Filled without FTS5's merges as it goes (`automerge`), then merged into one segment: cheaper than the merges
     // as it goes, and the one segment answers searches faster than the several they leave (15 % at 20,000 bodies).
-    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', 0)`);
-    db.exec(`INSERT INTO ${table} (rowid, text, pairs) SELECT rid, value, rs_pairs(value) FROM (SELECT rid, json_extract(doc, ${jsonPath(path)}) AS value FROM ${quote(names.docs)})`);
-    db.exec(`INSERT INTO ${table} (${table}) VALUES ('optimize')`);
-    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', ${FTS5_AUTOMERGE})`);
+    searchCommand(db, schema.name, path, 'automerge', 0);
+    if (!fill) continue;
+    fillSearch(db, schema.name, path, 0, Infinity);
+    searchCommand(db, schema.name, path, 'optimize');
+    searchCommand(db, schema.name, path, 'automerge', FTS5_AUTOMERGE);
   }
   record(db, schema.name, 'search', '', JSON.stringify(paths));
   return { ...schema, search: [...paths] };
@@ -177,6 +182,46 @@ export function setSearch(db: Database, schema: CollectionSchema, paths: readonl
 
 /** FTS5's default: a level's segments are merged once it holds this many. */
 const FTS5_AUTOMERGE = 4;
+
+/** One of FTS5's commands (`automerge`, `merge`, `optimize`) on a search index. */
+function searchCommand(db: Database, collection: string, path: string, command: string, rank?: number): void {
+  const table = quote(tableNames(collection).search(path));
+  // FTS5 takes a command's number as an SQL integer (a bound JavaScript number is a real).
+  db.exec(`INSERT INTO ${table} (${table}${rank === undefined ? '' : ', rank'}) VALUES (${literal(command)}${rank === undefined ? '' : `, ${Math.trunc(rank)}`})`);
+}
+
+/**
+ * Indexes up to `limit` documents after row `after`, in row order; returns the last row indexed, or null when there
+ * was none. A document its triggers indexed meanwhile is indexed again in its place (FTS5's `OR REPLACE`).
+ */
+export function fillSearch(db: Database, collection: string, path: string, after: number, limit: number): number | null {
+  const names = tableNames(collection);
+  const docs = quote(names.docs);
+  const last = Number.isFinite(limit)
+    ? (db.prepare(`SELECT max(rid) FROM (SELECT rid FROM ${docs} WHERE rid > ? ORDER BY rid LIMIT ?)`).pluck().get(after, limit) as number | null)
+    : (db.prepare(`SELECT max(rid) FROM ${docs}`).pluck().get() as number | null);
+  if (last === null || last <= after) return null;
+  db.prepare(
+    `INSERT OR REPLACE INTO ${quote(names.search(path))} (rowid, text, pairs) SELECT rid, value, rs_pairs(value) ` +
+      `FROM (SELECT rid, json_extract(doc, ${jsonPath(path)}) AS value FROM ${docs} WHERE rid > ? AND rid <= ?)`,
+  ).run(after, last);
+  return last;
+}
+
+/**
+ * One step of merging a search index filled by `fillSearch` into one segment, FTS5's incremental `optimize`: the
+ * first step (`first`) gathers every segment into one level, each merges up to `pages` leaf pages. Returns whether
+ * work is left; once none is, FTS5's merges as it goes are turned back on.
+ */
+export function mergeSearch(db: Database, collection: string, path: string, pages: number, first: boolean): boolean {
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  const before = changes.get() as number;
+  searchCommand(db, collection, path, 'merge', first ? -pages : pages);
+  // FTS5's documentation: a step that left nothing to merge adds less than 2 to `total_changes()`.
+  if ((changes.get() as number) - before >= 2) return true;
+  searchCommand(db, collection, path, 'automerge', FTS5_AUTOMERGE);
+  return false;
+}
 
 /**
  * One index per field, so a search in titles never reads the postings of bodies. It keeps the field's text beside
@@ -188,13 +233,18 @@ const FTS5_AUTOMERGE = 4;
  * indexed too, so that the shortest prefix searched for is read as one stream rather than merged from every word.
  */
 function createSearchTable(db: Database, collection: string, path: string): void {
+  db.exec(`CREATE VIRTUAL TABLE ${quote(tableNames(collection).search(path))} USING fts5(text, pairs, tokenize=${literal(SEARCH_TOKENIZER)}, prefix=${literal(SEARCH_PREFIXES)})`);
+  createSearchTriggers(db, collection, path);
+}
+
+/** Keeps the search index of `path` as the documents change. */
+export function createSearchTriggers(db: Database, collection: string, path: string): void {
   const names = tableNames(collection);
   const table = quote(names.search(path));
   const docs = quote(names.docs);
   const value = `json_extract(NEW.doc, ${jsonPath(path)})`;
   const insert = `INSERT INTO ${table} (rowid, text, pairs) VALUES (NEW.rid, ${value}, rs_pairs(${value}));`;
   const trigger = (purpose: string) => quote(names.trigger(`${purpose}:search:${path}`));
-  db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(text, pairs, tokenize=${literal(SEARCH_TOKENIZER)}, prefix=${literal(SEARCH_PREFIXES)})`);
   db.exec(`CREATE TRIGGER ${trigger('insert')} AFTER INSERT ON ${docs} BEGIN ${insert} END`);
   db.exec(
     `CREATE TRIGGER ${trigger('update')} AFTER UPDATE OF doc ON ${docs} WHEN (OLD.doc -> ${jsonPath(path)}) IS NOT (NEW.doc -> ${jsonPath(path)}) ` +
