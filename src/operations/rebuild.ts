@@ -108,11 +108,11 @@ export async function rebuildOnline(
     if (!equal) {
       equal = {};
       for (const [name] of collections) equal[name] = await sameDocuments(read, name, shadowOf(name));
-      // What the swap would build under the write lock (the search indexes) is built now, in steps between which
-      // the live runners write; the shadows then catch up with what was written meanwhile, keeping it current.
+      // What the swap would build under the write lock (indexes, search indexes) is built now, in steps between
+      // which the live runners write; the shadows then catch up with what was written meanwhile, keeping it current.
       if (read.prepareRename) {
-        options.log?.('building the search indexes of the shadows before the swap');
-        for (const [name] of collections) await read.prepareRename(shadowOf(name), name);
+        options.log?.("building the shadows' indexes before the swap");
+        for (const [name, indexes] of collections) await read.prepareRename(shadowOf(name), name, indexes);
         shadow.resume();
         continue;
       }
@@ -144,6 +144,11 @@ export async function rebuildOnline(
   shadow.stop();
   await closing;
   await shadowCheckpoints.clear();
+  if (read.settle) {
+    const started = performance.now();
+    await read.settle();
+    options.log?.(`dropped the replaced read models: ${((performance.now() - started) / 1000).toFixed(1)} s, a table at a time`);
+  }
   const results: RebuiltProjection[] = [];
   for (const projection of projections) {
     const names = Object.keys(projection.collections);

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryReadStore } from '../../src/infrastructure/readStore/memory.ts';
 import { createMongoReadStore } from '../../src/infrastructure/readStore/mongo.ts';
 import { createSqliteReadStore } from '../../src/infrastructure/readStore/sqlite.ts';
@@ -20,6 +21,35 @@ describe('SQLite', () => {
   const searched = (collection: string) => (collection.startsWith('c_') ? ['title', ...searchedFields('contentItems')] : searchedFields(collection));
   const open = async () => createSqliteReadStore(path.join(dir, 'read.sqlite'), { searchedFields: searched });
   readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true, bulk: { renameCollection: true, deferIndexes: true, sameDocuments: true, prepareRename: { searched: () => `c_${randomUUID()}` } } });
+
+  it('drops the tables a rename replaced once it has committed, and what a closed store left of them at the next open', async () => {
+    const file = path.join(dir, 'retired.sqlite');
+    const retiredTables = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%~retired%'`).pluck().all();
+      } finally {
+        db.close();
+      }
+    };
+    const first = createSqliteReadStore(file);
+    for (const name of ['a', 'b']) await first.collection(name).put({ _id: name });
+    await first.renameCollection!('a', 'b');
+    await first.settle!();
+    expect(retiredTables()).toEqual([]);
+    expect(await first.collection('b').find({})).toEqual([{ _id: 'a' }]);
+
+    // Closed right after a rename, the store stops after the first of its steps; the next one to open the file goes on.
+    await first.collection('c').put({ _id: 'c' });
+    await first.renameCollection!('c', 'b');
+    await first.close();
+    expect(retiredTables()).not.toEqual([]);
+    const second = createSqliteReadStore(file);
+    await second.settle!();
+    expect(retiredTables()).toEqual([]);
+    expect(await second.collection('b').find({})).toEqual([{ _id: 'c' }]);
+    await second.close();
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 });
 

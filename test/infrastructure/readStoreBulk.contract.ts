@@ -20,6 +20,7 @@ interface Row extends Document {
 }
 
 const byCreated: IndexSpec = { name: 'project_created', keys: { projectId: 1, created: -1 } };
+const byTags: IndexSpec = { name: 'project_tags', keys: { projectId: 1, tags: 1 } };
 const row = (id: string, created: string): Row => ({ _id: id, projectId: 1, created });
 const ids = (documents: Document[]) => documents.map((document) => document._id);
 
@@ -79,6 +80,20 @@ export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
         expect(await store().collection(from).find({})).toEqual([]);
         const plan = await renamed.explain?.({ projectId: 1 }, { sort: { created: -1 } });
         if (plan && plan.planner !== 'ferretdb') expect(plan.indexes).toContain('project_created');
+        // Array fields (a multikey index) come along, and the same source name serves again for the next rename.
+        const tagged = (id: string, tags: string[]) => ({ ...row(id, '2026-02-01'), tags });
+        for (const round of [1, 2]) {
+          const again = store().collection(from);
+          await again.ensureIndex(byTags);
+          await again.put(tagged(`a${round}`, ['p', 'q']));
+          await again.put(tagged(`b${round}`, ['q']));
+          await store().renameCollection!(from, to);
+          const target = store().collection(to);
+          await target.ensureIndex(byTags);
+          await target.put(tagged(`c${round}`, ['p']));
+          expect(ids(await target.find({ projectId: 1, tags: 'p' }, { sort: { _id: 1 } }))).toEqual([`a${round}`, `c${round}`]);
+          expect(ids(await target.find({ projectId: 1, tags: 'q' }, { sort: { _id: 1 } }))).toEqual([`a${round}`, `b${round}`]);
+        }
         // A source never written leaves the target empty.
         await store().renameCollection!(name(), to);
         expect(await store().collection(to).find({})).toEqual([]);
@@ -86,10 +101,10 @@ export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
     }
 
     if (has.prepareRename) {
-      it("prepareRename builds the target's search index on the source in steps, kept current by later writes and carried over by the rename", async () => {
+      it("prepareRename builds the target's indexes and search index on the source in steps, kept current by later writes and carried over by the rename", async () => {
         const { searched } = has.prepareRename!;
         const [from, to] = [name(), searched()];
-        const titled = (n: number, title: string): Document => ({ _id: `t${n}`, projectId: 1, searchText: searchTextOf({ title, body: '' }) });
+        const titled = (n: number, title: string): Document => ({ _id: `t${n}`, projectId: 1, created: String(n).padStart(5, '0'), searchText: searchTextOf({ title, body: '' }) });
         const source = store().collection(from);
         // More documents than one step indexes, a rare phrase among them at both ends.
         const count = 4_500;
@@ -102,7 +117,7 @@ export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
         // Another writer's write, sent once the build has begun, is done before the build ends.
         const other = store().collection(name());
         const order: string[] = [];
-        const building = store().prepareRename!(from, to).then(() => order.push('built'));
+        const building = store().prepareRename!(from, to, [byCreated]).then(() => order.push('built'));
         await new Promise((resume) => setImmediate(resume));
         await other.put(row('w', '2026-01-01')).then(() => order.push('other write'));
         await building;
@@ -115,10 +130,15 @@ export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
         await source.deleteOne(`t${count - 3}`);
         expect(await found(from)).toEqual(['t4500']);
 
+        const newest = async (collection: string) => (await store().collection(collection).explain!({ projectId: 1 }, { sort: { created: -1 }, limit: 1 }))?.indexes;
+        expect(await newest(from)).toContain('project_created');
+
+        // The rename carries both over: they serve before any ensureIndex, which then has nothing to do.
         await store().renameCollection!(from, to);
+        expect(await newest(to)).toContain('project_created');
+        expect(await indexes(to)).toContain('search searchText.title');
         const renamed = store().collection(to);
         await renamed.ensureIndex(byCreated);
-        expect(await indexes(to)).toContain('search searchText.title');
         expect(await found(to)).toEqual(['t4500']);
         await renamed.put(titled(count + 1, 'Harbour Bridge at night'));
         expect(await found(to)).toEqual(['t4500', 't4501']);

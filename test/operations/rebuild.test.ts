@@ -102,9 +102,9 @@ describe('a long log on the embedded read store', () => {
     expect((await server.request('GET', OLDEST)).body).toEqual(oldest.body);
     expect((await server.request('GET', `${CONTENT}/${oldest.body[10].id}`)).body).toEqual(sample.body);
     for (const id of [ids[0]!, ids.at(-1)!]) expect((await server.request('GET', `${CONTENT}/${id}`)).status).toBe(200);
-    // The search indexes, built before the swap and kept current by the writes the shadows caught up with, find old
-    // items and the ones written during the rebuild.
-    expect(rebuilt.stderr).toContain('building the search indexes of the shadows before the swap');
+    // The indexes and search indexes, built before the swap and kept current by the writes the shadows caught up
+    // with, find old items and the ones written during the rebuild.
+    expect(rebuilt.stderr).toContain("building the shadows' indexes before the swap");
     const titled = async (text: string) =>
       (await server!.request('GET', `${CONTENT}?filter[title]=${encodeURIComponent(text)}&pagination[limit]=100&segments=none`)).body.map((item: { title: string }) => item.title);
     expect(await titled('seeded 12345')).toEqual(['Seeded 12345']);

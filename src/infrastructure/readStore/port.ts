@@ -78,22 +78,25 @@ export interface ReadStore {
    */
   transaction?<R>(work: (store: ReadStore) => Promise<R>): Promise<R>;
   /**
-   * Collection `from` takes the place of `to`, whose documents are dropped; `from` ceases to exist. Atomic, and
-   * inside a transaction part of it. Indexes are not carried over: `ensureIndex` them on `to` afterwards.
-   * Stores without it (memory) leave it out.
+   * Collection `from` takes the place of `to`, whose documents are dropped (on SQLite in the background after the
+   * rename has committed: see `settle`); `from` ceases to exist. Atomic, and inside a transaction part of it. Indexes may not come along: `ensureIndex` them on `to` afterwards (nothing to
+   * do where they came). Stores without it (memory) leave it out.
    */
   renameCollection?(from: string, to: string): Promise<void>;
   /**
-   * Builds on `from`, ahead of `renameCollection(from, to)`, what the rename would otherwise build while it holds the
-   * write lock (on SQLite the search indexes `to` is configured with), in transactions of its own, so that other
-   * writers get their turn in between; later writes to `from` keep it current. Without it, the rename builds all.
+   * Builds on `from`, ahead of `renameCollection(from, to)`, what would otherwise be built after the rename while
+   * it holds the write lock: `indexes` (those `to` will be ensured with) and the search indexes `to` is configured
+   * with, each in transactions of its own, so other writers get their turn in between; later writes to `from` keep
+   * them current, and the rename carries them over. Without it, they are built after the rename.
    */
-  prepareRename?(from: string, to: string): Promise<void>;
+  prepareRename?(from: string, to: string, indexes: readonly IndexSpec[]): Promise<void>;
   /**
    * Whether collections `a` and `b` hold the same documents (by `_id`, deep equality). Stores that keep documents
    * as text compare the text and parse only documents whose text differs; without it, callers compare page by page.
    */
   sameDocuments?(a: string, b: string): Promise<boolean>;
+  /** Resolves once what the store does in the background after a write is done (SQLite: dropping the tables a rename replaced). */
+  settle?(): Promise<void>;
   close(): Promise<void>;
 }
 

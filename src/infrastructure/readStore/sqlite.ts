@@ -1,11 +1,11 @@
 // Embedded read store: SQLite tables per collection with indexed key columns; MongoDB filters run as SQL (docs/read-store.md).
 import Database, { type Database as Connection, type Statement } from 'better-sqlite3';
-import type { Collection, Document, ReadStore } from './port.ts';
+import type { Collection, Document, IndexSpec, ReadStore } from './port.ts';
 import { regexMatches } from './regexLiteral.ts';
 import { wordPairs } from './sqliteSearch.ts';
 import { collectionSteps, sameDocuments, type Scope } from './sqliteCollection.ts';
 import { fillSearch, loadSchema, mergeSearch, openLayout, schemaVersion, setSearch, type Schema } from './sqliteSchema.ts';
-import { renameCollection } from './sqliteRename.ts';
+import { dropRetired, holdsRetired, renameCollection } from './sqliteRename.ts';
 
 export interface SqliteReadStoreOptions {
   /** A collection's fields that phrase searches (a `$regex` of words, see sqliteQuery.ts) look into: a word index of each serves them. */
@@ -223,8 +223,11 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
           scope.schema = renameCollection(scope.db, scope.schema, from, to);
         }, true);
         searchedAs.delete(from);
+        // Its first step waits for the lock, which a transaction around the rename holds until it has committed.
+        dropRetiredInSteps();
       },
       prepareRename,
+      settle: async () => retiring,
       sameDocuments: async (a, b) => access.read((scope) => sameDocuments(scope, a, b)),
       async close() {},
     };
@@ -265,6 +268,27 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
     }
   }
 
+  /** Dropping the tables of collections renames replaced (`dropRetired`), one a step, while the store is open. */
+  let retiring: Promise<void> | undefined;
+  let closing = false;
+  function dropRetiredInSteps(): void {
+    if (retiring || closing || !holdsRetired(writing.schema)) return;
+    const step = (scope: Scope) => {
+      const next = dropRetired(scope.db, scope.schema);
+      if (next) scope.schema = next;
+      return next !== null;
+    };
+    retiring = (async () => {
+      try {
+        while (!closing && (await alone(step)));
+      } catch {
+        // Another process holds the write lock past the busy timeout: what is left is dropped at the next open or rename.
+      } finally {
+        retiring = undefined;
+      }
+    })();
+  }
+
   /** A step of `prepareRename`, alone in a transaction of its own; the event loop gets a turn after it. */
   const alone = async <R>(work: (scope: Scope) => R): Promise<R> => {
     const result = await transaction(async () => step(work));
@@ -274,10 +298,11 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
 
   /**
    * `from`'s search indexes, as `to` is searched, made empty with their triggers, then filled in steps of
-   * SEARCH_BUILD_STEP documents and merged into one segment in steps of as many leaf pages, each its own
-   * transaction: another writer waits a step (a fraction of a second), not the whole build.
+   * SEARCH_BUILD_STEP documents and merged into one segment in steps of as many leaf pages; then each of `indexes`.
+   * Every step is a transaction of its own: another writer waits a step (a fraction of a second; an index of a
+   * million items about one), not the whole build.
    */
-  async function prepareRename(from: string, to: string): Promise<void> {
+  async function prepareRename(from: string, to: string, indexes: readonly IndexSpec[]): Promise<void> {
     const paths = options.searchedFields?.(to) ?? [];
     searchedAs.set(from, to);
     deferred.delete(from);
@@ -294,13 +319,21 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
       }
       for (let first = true; await alone((scope) => mergeSearch(scope.db, from, path, SEARCH_BUILD_STEP.pages, first)); first = false);
     }
+    for (const index of indexes) {
+      await transaction((store) => store.collection(from).ensureIndex(index));
+      await new Promise((resume) => setImmediate(resume));
+    }
   }
 
   optimize();
   const store = storeOn(grouping, transaction);
+  // A process that stopped before it had dropped them all.
+  dropRetiredInSteps();
   return {
     ...store,
     async close() {
+      closing = true;
+      await retiring;
       const release = await lock();
       commitGroup();
       reader.close();

@@ -287,7 +287,7 @@ function planOf(collection: string, details: string[]): QueryPlan {
   let fullScan = false;
   for (const detail of details) {
     const index = /USING (?:COVERING )?INDEX (\S+)/.exec(detail);
-    if (index) indexes.add(declaredIndexName(collection, index[1]!));
+    if (index) indexes.add(declaredIndexName(index[1]!));
     const searched = /^SEARCH the search index of (\S+)/.exec(detail)?.[1];
     if (searched) indexes.add(`search ${searched}`);
     const scanned = /^SCAN (\S+)/.exec(detail)?.[1];

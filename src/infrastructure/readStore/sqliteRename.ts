@@ -1,53 +1,81 @@
 // Puts one collection of the SQLite read store in the place of another (an online rebuild's shadow swapped in):
-// tables renamed, everything named after the old collection built again under the new name, in the caller's transaction.
+// tables renamed with their indexes, triggers made again under the new name, in the caller's transaction.
 import type { Database } from 'better-sqlite3';
 import { quote, tableNames } from './sqliteNames.ts';
-import { createSearchTriggers, markMultikey, META, type CollectionSchema, type Schema } from './sqliteSchema.ts';
+import { createSearchTriggers, keepElements, META, type CollectionSchema, type Schema } from './sqliteSchema.ts';
+
+/** A collection a rename replaced: its tables wait under this name to be dropped (`dropRetired`). */
+const RETIRED = '~retired';
+export const holdsRetired = (schema: Schema) => [...schema.keys()].some((name) => name.endsWith(RETIRED));
+
+/** A collection's tables, search indexes (virtual tables) first: dropping one drops its shadow tables. */
+function tablesOf(schema: CollectionSchema): string[] {
+  const names = tableNames(schema.name);
+  return [...schema.search.map(names.search), ...[...schema.multikey].map(names.multikey), names.keys, names.docs];
+}
 
 /** Drops a collection's tables; its indexes and triggers go with them. */
 function dropTables(db: Database, schema: CollectionSchema): void {
-  const names = tableNames(schema.name);
-  // Virtual tables first: dropping one drops its shadow tables.
-  for (const table of [...schema.search.map(names.search), ...[...schema.multikey].map(names.multikey), names.keys, names.docs]) {
-    db.exec(`DROP TABLE IF EXISTS ${quote(table)}`);
-  }
+  for (const table of tablesOf(schema)) db.exec(`DROP TABLE IF EXISTS ${quote(table)}`);
 }
 
 /**
- * `from` replaces `to` (whose documents are dropped) and ceases to exist; a `from` never written leaves `to` empty. Index, trigger and element-table names
- * carry their collection's name, and SQLite cannot rename an index: the two tables are renamed with their search
- * indexes (built ahead by the store's `prepareRename`, or none), the multikey element tables built again under
- * `to`'s names, and indexes are left to the caller's `ensureIndex` (a rebuild loads its shadow with them deferred,
- * so each is built once, from the rows, in one pass).
+ * A collection's tables, with what they carry, moved under another collection's name, and the schema's record of
+ * them with it; its triggers are dropped (they are named after the collection). What `to` held before is dropped.
+ */
+function moveCollection(db: Database, schema: Schema, source: CollectionSchema, to: string): Schema {
+  const next = new Map(schema);
+  const replaced = schema.get(to);
+  if (replaced) dropTables(db, replaced);
+  db.prepare(`DELETE FROM ${META} WHERE collection = ?`).run(to);
+  const triggers = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?`).pluck().all(tableNames(source.name).docs) as string[];
+  for (const trigger of triggers) db.exec(`DROP TRIGGER ${quote(trigger)}`);
+  const moved: CollectionSchema = { ...source, name: to };
+  const [before, after] = [tablesOf(source), tablesOf(moved)];
+  before.forEach((table, i) => db.exec(`ALTER TABLE ${quote(table)} RENAME TO ${quote(after[i]!)}`));
+  db.prepare(`UPDATE ${META} SET collection = ? WHERE collection = ?`).run(to, source.name);
+  next.delete(source.name);
+  next.set(to, moved);
+  return next;
+}
+
+/**
+ * One step of dropping the collections renames replaced: one table (the largest take a few seconds at a million
+ * items), or, once none is left, the collection's record. Returns the schema after it, or null when there is none.
+ */
+export function dropRetired(db: Database, schema: Schema): Schema | null {
+  const retired = [...schema.values()].find((collection) => collection.name.endsWith(RETIRED));
+  if (!retired) return null;
+  const exists = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).pluck();
+  const table = tablesOf(retired).find((name) => exists.get(name));
+  if (table) {
+    db.exec(`DROP TABLE ${quote(table)}`);
+    return schema;
+  }
+  db.prepare(`DELETE FROM ${META} WHERE collection = ?`).run(retired.name);
+  const next = new Map(schema);
+  next.delete(retired.name);
+  return next;
+}
+
+/**
+ * `from` replaces `to` and ceases to exist; a `from` never written leaves `to` empty. Its tables are renamed, and what
+ * is built on them comes along: its indexes, each under the name it was made with (SQLite cannot rename an index;
+ * see `freeName`), its search indexes and multikey element tables. Only the triggers, named after the collection,
+ * are made again. `to`'s tables are moved aside the same way, under `<to>~retired`, for `dropRetired` to drop once
+ * the caller's transaction has committed, one table a transaction. A rebuild builds everything on its shadow before
+ * the swap (the store's `prepareRename`), so the swap costs the renames, whatever the collection's size.
  * A reader in another process keeps the old tables (WAL) until the caller's transaction commits; the schema
  * cookie then changes, and every store on the file reloads what it knows.
  */
 export function renameCollection(db: Database, schema: Schema, from: string, to: string): Schema {
   const source = schema.get(from);
   const target = schema.get(to);
-  if (target) dropTables(db, target);
-  db.prepare(`DELETE FROM ${META} WHERE collection = ?`).run(to);
-  const next = new Map(schema);
-  next.delete(to);
+  let next: Schema = target ? moveCollection(db, schema, target, `${to}${RETIRED}`) : schema;
   // Nothing was ever written to `from`: `to` is left empty, made again by its next write or ensureIndex.
   if (!source) return next;
-
-  const names = tableNames(from);
-  const named = db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('index', 'trigger') AND tbl_name IN (?, ?) AND sql IS NOT NULL`).all(names.keys, names.docs) as { type: string; name: string }[];
-  for (const { type, name } of named) db.exec(`DROP ${type === 'index' ? 'INDEX' : 'TRIGGER'} IF EXISTS ${quote(name)}`);
-  for (const table of [...source.multikey].map(names.multikey)) db.exec(`DROP TABLE IF EXISTS ${quote(table)}`);
-  const toNames = tableNames(to);
-  const moves: [string, string][] = [[names.keys, toNames.keys], [names.docs, toNames.docs], ...source.search.map((path): [string, string] => [names.search(path), toNames.search(path)])];
-  for (const [before, after] of moves) db.exec(`ALTER TABLE ${quote(before)} RENAME TO ${quote(after)}`);
-  // The key columns and the search indexes (FTS5 renames its own tables) stay as they are; what was built from
-  // them is built again below and recorded anew.
-  db.prepare(`UPDATE ${META} SET collection = ? WHERE collection = ? AND kind IN ('collection', 'column', 'search')`).run(to, from);
-  db.prepare(`DELETE FROM ${META} WHERE collection = ?`).run(from);
-
-  let renamed: CollectionSchema = { name: to, paths: source.paths, multikey: new Set(), indexes: new Map(), search: source.search };
+  next = moveCollection(db, next, source, to);
   for (const path of source.search) createSearchTriggers(db, to, path);
-  for (const path of source.multikey) renamed = markMultikey(db, renamed, path);
-  next.delete(from);
-  next.set(to, renamed);
+  for (const path of source.multikey) keepElements(db, to, path);
   return next;
 }

@@ -79,7 +79,7 @@ function createTables(db: Database, schema: CollectionSchema): void {
   const columns = schema.paths.map((path) => `, ${quote(keyColumn(path))}`).join('');
   db.exec(`CREATE TABLE ${quote(names.keys)} (rid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE${columns})`);
   db.exec(`CREATE TABLE ${quote(names.docs)} (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL)`);
-  for (const spec of schema.indexes.values()) db.exec(indexSql(schema.name, spec));
+  for (const spec of schema.indexes.values()) db.exec(indexSql(db, schema.name, spec));
   for (const path of schema.multikey) createElementTable(db, schema.name, path);
   for (const path of schema.search) createSearchTable(db, schema.name, path);
 }
@@ -88,14 +88,14 @@ function createTables(db: Database, schema: CollectionSchema): void {
 export function createIndex(db: Database, schema: CollectionSchema, spec: IndexSpec): CollectionSchema {
   let next = schema;
   for (const path of Object.keys(spec.keys)) if (path !== '_id' && !next.paths.includes(path)) next = addColumn(db, next, path);
-  db.exec(indexSql(schema.name, spec));
+  db.exec(indexSql(db, schema.name, spec));
   record(db, schema.name, 'index', spec.name, JSON.stringify(spec));
   return { ...next, indexes: new Map([...next.indexes, [spec.name, spec]]) };
 }
 
 /** Drops a declared index and forgets it, so that `createIndex` builds it again from the rows (after a bulk load). */
 export function dropIndex(db: Database, schema: CollectionSchema, name: string): CollectionSchema {
-  db.exec(`DROP INDEX IF EXISTS ${quote(tableNames(schema.name).index(name))}`);
+  for (const index of indexesOn(db, tableNames(schema.name).keys)) if (declaredIndexName(index) === name) db.exec(`DROP INDEX ${quote(index)}`);
   db.prepare(`DELETE FROM ${META} WHERE collection = ? AND kind = 'index' AND name = ?`).run(schema.name, name);
   const indexes = new Map(schema.indexes);
   indexes.delete(name);
@@ -106,14 +106,30 @@ export function dropIndex(db: Database, schema: CollectionSchema, name: string):
  * MongoDB's unique indexes treat a missing field as null and refuse two of them; SQLite's unique
  * indexes let NULLs repeat, so a unique index is built over `ifnull(column, x'')` instead.
  */
-function indexSql(collection: string, { keys, unique, name }: IndexSpec): string {
+function indexSql(db: Database, collection: string, { keys, unique, name }: IndexSpec): string {
   const names = tableNames(collection);
   const columns = Object.entries(keys).map(([path, direction]) => {
     const column = quote(keyColumn(path));
     return `${unique ? `ifnull(${column}, x'')` : column} ${direction === 1 ? 'ASC' : 'DESC'}`;
   });
-  return `CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${quote(names.index(name))} ON ${quote(names.keys)} (${columns.join(', ')})`;
+  return `CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${quote(freeName(db, names.index(name)))} ON ${quote(names.keys)} (${columns.join(', ')})`;
 }
+
+/**
+ * `name`, or else `name#2`, `name#3`…: the first no table or index has. An index keeps its name when its table is
+ * renamed (a rebuild's shadow put in place), so the next one made under the same collection's name needs another.
+ */
+function freeName(db: Database, name: string): string {
+  const taken = db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck();
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? name : `${name}#${n}`;
+    if (!taken.get(candidate)) return candidate;
+  }
+}
+
+/** The SQLite names of a table's indexes (its declared indexes, or an element table's two). */
+export const indexesOn = (db: Database, table: string) =>
+  db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).pluck().all(table) as string[];
 
 function addColumn(db: Database, schema: CollectionSchema, path: string): CollectionSchema {
   const names = tableNames(schema.name);
@@ -138,13 +154,19 @@ export function markMultikey(db: Database, schema: CollectionSchema, path: strin
 }
 
 function createElementTable(db: Database, collection: string, path: string): void {
+  const table = tableNames(collection).multikey(path);
+  db.exec(`CREATE TABLE ${quote(table)} (rid INTEGER NOT NULL, value)`);
+  db.exec(`CREATE INDEX ${quote(freeName(db, `${table}:value`))} ON ${quote(table)} (value, rid)`);
+  db.exec(`CREATE INDEX ${quote(freeName(db, `${table}:rid`))} ON ${quote(table)} (rid)`);
+  keepElements(db, collection, path);
+}
+
+/** The triggers that fill the element table as the documents change. */
+export function keepElements(db: Database, collection: string, path: string): void {
   const names = tableNames(collection);
   const table = quote(names.multikey(path));
   const docs = quote(names.docs);
   const elements = (row: 'NEW') => `INSERT INTO ${table} (rid, value) SELECT ${row}.rid, ${elementExpression('e')} FROM json_each(${row}.doc, ${jsonPath(path)}) AS e;`;
-  db.exec(`CREATE TABLE ${table} (rid INTEGER NOT NULL, value)`);
-  db.exec(`CREATE INDEX ${quote(`${names.multikey(path)}:value`)} ON ${table} (value, rid)`);
-  db.exec(`CREATE INDEX ${quote(`${names.multikey(path)}:rid`)} ON ${table} (rid)`);
   const trigger = (purpose: string) => quote(names.trigger(`${purpose}:multikey:${path}`));
   db.exec(`CREATE TRIGGER ${trigger('insert')} AFTER INSERT ON ${docs} BEGIN ${elements('NEW')} END`);
   db.exec(
@@ -253,12 +275,18 @@ export function createSearchTriggers(db: Database, collection: string, path: str
   db.exec(`CREATE TRIGGER ${trigger('delete')} AFTER DELETE ON ${docs} BEGIN DELETE FROM ${table} WHERE rowid = OLD.rid; END`);
 }
 
-/** The index's name as given to ensureIndex, from the name SQLite reports in a query plan. */
-export function declaredIndexName(collection: string, sqliteName: string): string {
-  const names = tableNames(collection);
-  if (sqliteName.startsWith(names.index(''))) return sqliteName.slice(names.index('').length);
-  if (sqliteName.startsWith(names.multikey(''))) return `${sqliteName.slice(names.multikey('').length).replace(/:(value|rid)$/, '')} (elements)`;
+/**
+ * The index's name as given to ensureIndex, from the name SQLite reports in a query plan. The collection named in it
+ * may be another (an index made on a rebuild's shadow, renamed into place), and `#n` tells apart indexes made under
+ * the same name (see `freeName`).
+ */
+export function declaredIndexName(sqliteName: string): string {
+  const declared = /^rs:.*?:index:(.+?)(?:#\d+)?$/.exec(sqliteName);
+  if (declared) return declared[1]!;
+  const elements = /^rs:.*?:multikey:(.+):(?:value|rid)(?:#\d+)?$/.exec(sqliteName);
+  if (elements) return `${elements[1]} (elements)`;
   if (sqliteName.startsWith('sqlite_autoindex_')) return '_id';
-  if (sqliteName.startsWith(names.search(''))) return `search ${sqliteName.slice(names.search('').length)}`;
+  const searched = /^rs:.*?:search:(.+)$/.exec(sqliteName);
+  if (searched) return `search ${searched[1]}`;
   return sqliteName;
 }
