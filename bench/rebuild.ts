@@ -72,13 +72,14 @@ interface Run {
   cpuMs: number;
   /** The swap's transaction, which holds the write lock, as the CLI reports it (null if it reports none). */
   swapSeconds: number | null;
+  peakMb: number;
 }
 
 async function rebuildOnce(name: string, root: string): Promise<Run> {
   const { seconds, output } = await timed(['--import', 'tsx', '--import', CPU_ON_EXIT, 'src/cli.ts', 'projections', 'rebuild', name], env, root);
   const bar = /([\d,]+) events\/s, done/.exec(output)?.[1];
   const swap = /swapped the shadows in: ([\d.]+) s/.exec(output)?.[1];
-  return { seconds, barRate: bar ? Number(bar.replaceAll(',', '')) : null, cpuMs: Number(/cpu time: (\d+) ms/.exec(output)?.[1] ?? NaN), swapSeconds: swap ? Number(swap) : null };
+  return { seconds, barRate: bar ? Number(bar.replaceAll(',', '')) : null, cpuMs: Number(/cpu time: (\d+) ms/.exec(output)?.[1] ?? NaN), swapSeconds: swap ? Number(swap) : null, peakMb: Number(/peak resident memory: (\d+) MB/.exec(output)?.[1] ?? NaN) };
 }
 
 const thousands = (value: number) => Math.round(value).toLocaleString('en');
@@ -103,17 +104,17 @@ try {
       };
       const barRate = medianOf(done.map((run) => run.barRate));
       const swapSeconds = medianOf(done.map((run) => run.swapSeconds));
-      return { label, seconds, wallRate: head / seconds, barRate, swapSeconds, cpuMs: median(done.map((run) => run.cpuMs)), done };
+      return { label, seconds, wallRate: head / seconds, barRate, swapSeconds, cpuMs: median(done.map((run) => run.cpuMs)), peakMb: Math.max(...done.map((run) => run.peakMb)), done };
     });
-    for (const { label, seconds, wallRate, barRate, swapSeconds, cpuMs, done } of summary) {
+    for (const { label, seconds, wallRate, barRate, swapSeconds, cpuMs, peakMb, done } of summary) {
       const each = done.map((run) => thousands(head / run.seconds)).join(', ');
       const swap = swapSeconds === null ? '–' : `${swapSeconds.toFixed(1)} s`;
-      rows.push(`| rebuild ${name}${baseline ? ` (${label})` : ''} | ${seconds.toFixed(1)} s | ${thousands(wallRate)} | ${barRate === null ? '–' : thousands(barRate)} | ${swap} | ${(cpuMs / 1000).toFixed(1)} s | ${each} |`);
+      rows.push(`| rebuild ${name}${baseline ? ` (${label})` : ''} | ${seconds.toFixed(1)} s | ${thousands(wallRate)} | ${barRate === null ? '–' : thousands(barRate)} | ${swap} | ${(cpuMs / 1000).toFixed(1)} s | ${peakMb} MB | ${each} |`);
     }
     if (baseline) {
       const [mine, theirs] = summary as [(typeof summary)[0], (typeof summary)[0]];
       const ratio = (a: number | null, b: number | null) => (a === null || b === null ? '–' : `${(a / b).toFixed(2)}×`);
-      rows.push(`| rebuild ${name}: speed-up over the baseline | ${ratio(theirs.seconds, mine.seconds)} | ${ratio(mine.wallRate, theirs.wallRate)} | ${ratio(mine.barRate, theirs.barRate)} | | ${ratio(theirs.cpuMs, mine.cpuMs)} | |`);
+      rows.push(`| rebuild ${name}: speed-up over the baseline | ${ratio(theirs.seconds, mine.seconds)} | ${ratio(mine.wallRate, theirs.wallRate)} | ${ratio(mine.barRate, theirs.barRate)} | | ${ratio(theirs.cpuMs, mine.cpuMs)} | | |`);
     }
   }
   const startups: number[] = [];
@@ -130,10 +131,10 @@ try {
   console.log('');
   console.log(`medians of ${runs} run${runs === 1 ? '' : 's'}${baseline ? `, taking turns with the baseline ${baseline}` : ''}`);
   console.log('');
-  console.log('| run | wall time | events/s (log / wall) | events/s (progress bar) | swap (write lock held) | CPU time | events/s of each run |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| run | wall time | events/s (log / wall) | events/s (progress bar) | swap (write lock held) | CPU time | peak memory (largest) | events/s of each run |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
-  console.log(`| start-up to first answer, checkpoints current (median of ${starts}) | ${median(startups).toFixed(2)} s | | | | | |`);
+  console.log(`| start-up to first answer, checkpoints current (median of ${starts}) | ${median(startups).toFixed(2)} s | | | | | | |`);
 } finally {
   if (temporary) rmSync(temporary, { recursive: true, force: true });
 }

@@ -16,10 +16,11 @@ type Checkpoint = { _id: string; position: number };
 /**
  * Events applied in one read-store transaction. A replay's events come in runs per item, so a batch writes each
  * document once instead of once per event, and the fewer its commits the less SQLite spends writing its log and
- * copying it back into the file (at 100,000 items, 8,000 events a batch replay 1.2× faster than 2,000, at a peak of
- * 390 MB against 260 MB); live events come one by one and make batches of one.
+ * copying it back into the file. The batch and the next one queued are in memory: at 100,000 items a replay in
+ * batches of 4,000 peaks at 375 MB resident, and runs 5 % slower than in batches of 8,000, which peak at 450 MB
+ * (bench/rebuild.ts). Live events come one by one and make batches of one.
  */
-const BATCH_EVENTS = 8_000;
+const BATCH_EVENTS = 4_000;
 /**
  * A projection starting from nothing with at least this many events to go loads its collections with their
  * indexes deferred (see the port's `deferIndexes`): rows go in without them, each index is then built in one pass.
