@@ -128,7 +128,7 @@ function freeName(db: Database, name: string): string {
 }
 
 /** The SQLite names of a table's indexes (its declared indexes, or an element table's two). */
-export const indexesOn = (db: Database, table: string) =>
+const indexesOn = (db: Database, table: string) =>
   db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).pluck().all(table) as string[];
 
 function addColumn(db: Database, schema: CollectionSchema, path: string): CollectionSchema {
