@@ -79,8 +79,9 @@ export interface ReadStore {
   transaction?<R>(work: (store: ReadStore) => Promise<R>): Promise<R>;
   /**
    * Collection `from` takes the place of `to`, whose documents are dropped (on SQLite in the background after the
-   * rename has committed: see `settle`); `from` ceases to exist. Atomic, and inside a transaction part of it. Indexes may not come along: `ensureIndex` them on `to` afterwards (nothing to
-   * do where they came). Stores without it (memory) leave it out.
+   * rename has committed: see `settle`); `from` ceases to exist. Atomic, and inside a transaction part of it.
+   * Indexes may not come along: `ensureIndex` them on `to` afterwards (nothing to do where they came). Stores
+   * without it (memory) leave it out.
    */
   renameCollection?(from: string, to: string): Promise<void>;
   /**
