@@ -83,6 +83,11 @@ async function rebuildOnce(name: string, root: string): Promise<Run> {
 }
 
 const thousands = (value: number) => Math.round(value).toLocaleString('en');
+/** The median of the values a run reported, null when none did. */
+function medianOf(values: (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length > 0 ? median(known) : null;
+}
 
 try {
   const rows: string[] = [];
@@ -98,10 +103,6 @@ try {
     const summary = trees.map(({ label, root }) => {
       const done = measured.get(root)!;
       const seconds = median(done.map((run) => run.seconds));
-      const medianOf = (values: (number | null)[]) => {
-        const known = values.filter((value): value is number => value !== null);
-        return known.length > 0 ? median(known) : null;
-      };
       const barRate = medianOf(done.map((run) => run.barRate));
       const swapSeconds = medianOf(done.map((run) => run.swapSeconds));
       return { label, seconds, wallRate: head / seconds, barRate, swapSeconds, cpuMs: median(done.map((run) => run.cpuMs)), peakMb: Math.max(...done.map((run) => run.peakMb)), done };
