@@ -1,5 +1,5 @@
 // The embedded read store keeps what it holds across a restart: documents, indexes, checkpoints, so the service resumes instead of replaying.
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,6 +61,31 @@ describe('SQLite read store file', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await other.collection(CONTENT_ITEMS).count({})).toBe(1);
     await Promise.all([writer.close(), other.close()]);
+  });
+
+  it('keeps its write-ahead log near 64 MB under a stream of large transactions, and leaves none once closed', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'read-store-')), 'read.sqlite');
+    const store = createSqliteReadStore(file, options);
+    const items = store.collection<Document>('bulk');
+    const text = 'x'.repeat(4_000);
+    const logSizes: number[] = [];
+    // 48 transactions of about 4 MB: without checkpoints the log would reach about 200 MB.
+    for (let round = 0; round < 48; round++) {
+      await store.transaction!(async (transaction) => {
+        for (let i = 0; i < 1_000; i++) await transaction.collection('bulk').put({ _id: `${round}-${i}`, text });
+      });
+      // The thread copies the log while the next transaction is written; here, a pause stands for that work.
+      await new Promise((resume) => setTimeout(resume, 5));
+      logSizes.push(statSync(`${file}-wal`).size);
+    }
+    expect(await items.count({})).toBe(48_000);
+    // The file on disk keeps its largest size: it is written over from its start once wholly copied.
+    expect(Math.max(...logSizes)).toBeLessThan(100 * 2 ** 20);
+    await store.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = new Database(file, { readonly: true });
+    expect(reopened.prepare('SELECT count(*) AS n FROM "rs:bulk"').get()).toEqual({ n: 48_000 });
+    reopened.close();
   });
 
   it('empties a file of an older layout, checkpoints included, so the projections refill it from the log', async () => {

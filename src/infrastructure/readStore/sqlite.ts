@@ -6,6 +6,7 @@ import { wordPairs } from './sqliteSearch.ts';
 import { collectionSteps, sameDocuments, type Scope } from './sqliteCollection.ts';
 import { fillSearch, loadSchema, mergeSearch, openLayout, schemaVersion, setSearch, type Schema } from './sqliteSchema.ts';
 import { dropRetired, holdsRetired, renameCollection } from './sqliteRename.ts';
+import { startCheckpointer } from './sqliteCheckpointer.ts';
 
 export interface SqliteReadStoreOptions {
   /** A collection's fields that phrase searches (a `$regex` of words, see sqliteQuery.ts) look into: a word index of each serves them. */
@@ -77,6 +78,9 @@ interface Access {
 
 export function createSqliteReadStore(file: string, options: SqliteReadStoreOptions = {}): ReadStore {
   const writer = open(file, PAGE_CACHE_KIB.writer);
+  // Its commits leave the log's checkpoints to a thread of their own (`startCheckpointer`).
+  writer.pragma('wal_autocheckpoint = 0');
+  const checkpointer = startCheckpointer(file, () => writer.open && writer.pragma('wal_autocheckpoint = 1000'));
   // While a transaction is open on the writer, reads outside it go through a second connection: WAL gives them the last commit.
   const reader = open(file, PAGE_CACHE_KIB.reader);
   const lock = createLock();
@@ -120,6 +124,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
     grouped = 0;
     try {
       writer.exec('COMMIT');
+      checkpointer.committed();
       committed = writing.schema;
       knownVersion = schemaVersion(writer);
     } catch (error) {
@@ -160,6 +165,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
       try {
         if (failed) throw failed;
         if (grouped === 0) {
+          await checkpointer.room();
           writer.exec('BEGIN IMMEDIATE');
           refresh(writer);
           setImmediate(() =>
@@ -250,10 +256,12 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
     try {
       commitGroup();
       if (failed) throw failed;
+      await checkpointer.room();
       writer.exec('BEGIN IMMEDIATE');
       refresh(writer);
       const result = await work(store);
       writer.exec('COMMIT');
+      checkpointer.committed();
       committed = writing.schema;
       knownVersion = schemaVersion(writer);
       if (writes >= OPTIMIZE_EVERY_WRITES) optimize();
@@ -338,6 +346,8 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
       commitGroup();
       reader.close();
       writer.close();
+      // The last connection to close copies the log into the file and removes it.
+      await checkpointer.close();
       release();
     },
   };
