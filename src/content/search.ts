@@ -14,17 +14,28 @@ export interface SearchText {
 
 const ASCII = /^[\x00-\x7f]*$/;
 const MARKS = /\p{M}+/gu;
-const SEPARATORS = /[^\p{L}\p{N}]+/u;
-const ASCII_SEPARATORS = /[^a-z0-9]+/;
+const SEPARATORS = /[^\p{L}\p{N}]+/gu;
+const ASCII_SEPARATORS = /[^a-z0-9]+/g;
 
-/** The words of a text: lower case first (some capitals lower to a letter and a mark), then diacritics dropped. */
-export function wordsOf(text: string): string[] {
+/** Lower case first (some capitals lower to a letter and a mark), then diacritics dropped; and what parts its words. */
+function folded(text: string): [string, RegExp] {
   const lower = text.toLowerCase();
-  if (ASCII.test(lower)) return lower.split(ASCII_SEPARATORS).filter(Boolean);
-  return lower.normalize('NFD').replace(MARKS, '').split(SEPARATORS).filter(Boolean);
+  if (ASCII.test(lower)) return [lower, ASCII_SEPARATORS];
+  return [lower.normalize('NFD').replace(MARKS, ''), SEPARATORS];
 }
 
-export const wordText = (text: string): string => wordsOf(text).map((word) => ` ${word}`).join('');
+/** The words of a text. */
+export function wordsOf(text: string): string[] {
+  const [words, separators] = folded(text);
+  return words.split(separators).filter(Boolean);
+}
+
+/** ` word word…`: the separators each made one space, in one pass (a replay makes it for every item it creates). */
+export function wordText(text: string): string {
+  const [words, separators] = folded(text);
+  const spaced = ` ${words}`.replace(separators, ' ');
+  return spaced.endsWith(' ') ? spaced.slice(0, -1) : spaced;
+}
 
 /** Letters with a diacritic, by the name of their HTML character reference: the mark is dropped anyway. */
 const ACCENTED = /^([a-zA-Z])(acute|grave|circ|uml|tilde|cedil|ring|caron)$/;
