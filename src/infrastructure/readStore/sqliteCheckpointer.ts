@@ -103,6 +103,8 @@ export function startCheckpointer(file: string, fallBack: () => void): Checkpoin
       alive = false;
       answered = [];
       const exited = new Promise<void>((resume) => worker.once('exit', () => resume()));
+      // Held until it has exited: a process with nothing else to do would otherwise end inside this wait.
+      worker.ref();
       worker.postMessage('close');
       await exited;
     },
