@@ -14,24 +14,18 @@ import {
 } from './port.ts';
 import { StorageFull } from '../../shared/storageFull.ts';
 
-interface Row {
-  position: number;
-  id: string;
-  stream: string;
-  revision: number;
-  type: string;
-  data: string;
-  created: string;
-}
+/** A row of `SELECT_EVENTS`, as an array: a replay reads every event, and arrays cost it less than objects. */
+type Row = [position: number, id: string, stream: string, revision: number, type: string, data: string, created: string];
+const SELECT_EVENTS = 'SELECT position, id, stream, revision, type, data, created FROM events';
 
-const toEvent = (row: Row): RecordedEvent => ({
-  id: row.id,
-  stream: row.stream,
-  revision: row.revision,
-  position: row.position,
-  type: row.type,
-  data: JSON.parse(row.data),
-  created: row.created,
+const toEvent = ([position, id, stream, revision, type, data, created]: Row): RecordedEvent => ({
+  id,
+  stream,
+  revision,
+  position,
+  type,
+  data: JSON.parse(data),
+  created,
 });
 
 const BATCH = 500;
@@ -52,12 +46,12 @@ export function createSqliteEventStore(file: string): EventStore {
       created TEXT NOT NULL,
       UNIQUE (stream, revision)
     )`);
-  const selectStream = db.prepare<[string], Row>('SELECT * FROM events WHERE stream = ? ORDER BY revision');
+  const selectStream = db.prepare<[string], Row>(`${SELECT_EVENTS} WHERE stream = ? ORDER BY revision`).raw();
   const selectRevision = db.prepare<[string], { revision: number | null }>(
     'SELECT MAX(revision) AS revision FROM events WHERE stream = ?',
   );
   const selectHead = db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
-  const selectAll = db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  const selectAll = db.prepare<[number, number], Row>(`${SELECT_EVENTS} WHERE position > ? ORDER BY position LIMIT ?`).raw();
   const insert = db.prepare<[string, string, number, string, string, string]>(
     'INSERT INTO events (id, stream, revision, type, data, created) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -141,7 +135,7 @@ export function createSqliteEventStore(file: string): EventStore {
               for (const row of rows) {
                 if (stopped) return;
                 await handler(toEvent(row));
-                position = row.position;
+                position = row[0];
               }
             }
           } while (pending);
