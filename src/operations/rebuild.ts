@@ -147,7 +147,7 @@ export async function rebuildOnline(
   if (read.settle) {
     const started = performance.now();
     await read.settle();
-    options.log?.(`dropped the replaced read models: ${((performance.now() - started) / 1000).toFixed(1)} s, a table at a time`);
+    options.log?.(`dropped the replaced read models: ${((performance.now() - started) / 1000).toFixed(1)} s, a few thousand rows at a time`);
   }
   const results: RebuiltProjection[] = [];
   for (const projection of projections) {

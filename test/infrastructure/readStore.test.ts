@@ -22,32 +22,52 @@ describe('SQLite', () => {
   const open = async () => createSqliteReadStore(path.join(dir, 'read.sqlite'), { searchedFields: searched });
   readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true, bulk: { renameCollection: true, deferIndexes: true, sameDocuments: true, prepareRename: { searched: () => `c_${randomUUID()}` } } });
 
-  it('drops the tables a rename replaced once it has committed, and what a closed store left of them at the next open', async () => {
+  it('drops the tables a rename replaced once it has committed, in steps, and what a closed store left of them at the next open', async () => {
     const file = path.join(dir, 'retired.sqlite');
-    const retiredTables = () => {
+    const inFile = <R>(query: (db: Database.Database) => R): R => {
       const db = new Database(file, { readonly: true });
       try {
-        return db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%~retired%'`).pluck().all();
+        return query(db);
       } finally {
         db.close();
       }
     };
-    const first = createSqliteReadStore(file);
-    for (const name of ['a', 'b']) await first.collection(name).put({ _id: name });
-    await first.renameCollection!('a', 'b');
-    await first.settle!();
+    const retiredTables = () => inFile((db) => db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%~retired%'`).pluck().all());
+    const retiredDocuments = () => inFile((db) => (db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'rs:c_b~retired:doc'`).pluck().get() ? (db.prepare('SELECT count(*) FROM "rs:c_b~retired:doc"').pluck().get() as number) : 0));
+    const first = createSqliteReadStore(file, { searchedFields: searched });
+    // Enough documents for several steps of a table, with a search index, an index and an array field each.
+    const fill = async (name: string, count: number) => {
+      await first.collection(name).ensureIndex({ name: 'by_title', keys: { title: 1 } });
+      for (let i = 0; i < count; i++) await first.collection(name).put({ _id: `${name}-${i}`, title: `${name} story ${i}`, tags: ['x', `t${i}`] });
+    };
+    await fill('c_a', 3);
+    await fill('c_b', 10_000);
+    await first.renameCollection!('c_a', 'c_b');
+    // The replaced documents go a few thousand at a time, the event loop free in between.
+    const seen = new Set<number>();
+    let settled = false;
+    const settling = first.settle!().then(() => (settled = true));
+    while (!settled) {
+      seen.add(retiredDocuments());
+      await new Promise((resume) => setImmediate(resume));
+    }
+    await settling;
+    expect([...seen].some((count) => count > 0 && count < 10_000)).toBe(true);
     expect(retiredTables()).toEqual([]);
-    expect(await first.collection('b').find({})).toEqual([{ _id: 'a' }]);
+    const live = first.collection('c_b');
+    expect((await live.find({})).map((document) => document._id).sort()).toEqual(['c_a-0', 'c_a-1', 'c_a-2']);
+    expect((await live.find({ title: { $regex: 'story 1' } })).map((document) => document._id)).toEqual(['c_a-1']);
+    expect((await live.find({ tags: 't2' })).map((document) => document._id)).toEqual(['c_a-2']);
 
     // Closed right after a rename, the store stops after the first of its steps; the next one to open the file goes on.
-    await first.collection('c').put({ _id: 'c' });
-    await first.renameCollection!('c', 'b');
+    await first.collection('c_c').put({ _id: 'c', title: 'c story' });
+    await first.renameCollection!('c_c', 'c_b');
     await first.close();
     expect(retiredTables()).not.toEqual([]);
-    const second = createSqliteReadStore(file);
+    const second = createSqliteReadStore(file, { searchedFields: searched });
     await second.settle!();
     expect(retiredTables()).toEqual([]);
-    expect(await second.collection('b').find({})).toEqual([{ _id: 'c' }]);
+    expect(await second.collection('c_b').find({})).toEqual([{ _id: 'c', title: 'c story' }]);
     await second.close();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
