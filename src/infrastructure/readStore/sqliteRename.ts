@@ -39,7 +39,7 @@ function moveCollection(db: Database, schema: Schema, source: CollectionSchema, 
   return next;
 }
 
-/** Rows a step of `dropRetired` deletes from one table: about 20 MB of documents, a few tens of milliseconds. */
+/** Rows a step of `dropRetired` deletes from one table: about 20 MB of documents, about 10 ms at 100,000 items. */
 const DROP_ROWS = 4_000;
 /** The tables an FTS5 index keeps its postings, text and sizes in: emptied before the index itself is dropped. */
 const SEARCH_SHADOWS = ['_data', '_content', '_docsize'];
