@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSqliteReadStore } from '../../src/infrastructure/readStore/sqlite.ts';
+import { DRAIN_WAIT_MS } from '../../src/infrastructure/readStore/sqliteCheckpointer.ts';
 import { DuplicateKeyError, type Document } from '../../src/infrastructure/readStore/port.ts';
 import { searchedFields } from '../../src/composition.ts';
 import { CONTENT_ITEMS } from '../../src/content/readModel.ts';
@@ -86,6 +87,32 @@ describe('SQLite read store file', () => {
     const reopened = new Database(file, { readonly: true });
     expect(reopened.prepare('SELECT count(*) AS n FROM "rs:bulk"').get()).toEqual({ n: 48_000 });
     reopened.close();
+  });
+
+  it('goes on writing while another connection holds a snapshot, without waiting for the log at every transaction', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'read-store-')), 'read.sqlite');
+    const store = createSqliteReadStore(file, options);
+    await store.transaction!(async (transaction) => transaction.collection('bulk').put({ _id: 'first' }));
+    const reader = new Database(file, { readonly: true });
+    reader.exec('BEGIN');
+    expect(reader.prepare('SELECT count(*) AS n FROM "rs:bulk"').get()).toEqual({ n: 1 });
+    const text = 'x'.repeat(4_000);
+    const rounds = 30;
+    const started = performance.now();
+    // 120 MB: past the log's 64 MB the copy cannot finish while the snapshot is held.
+    for (let round = 0; round < rounds; round++) {
+      await store.transaction!(async (transaction) => {
+        for (let i = 0; i < 1_000; i++) await transaction.collection('bulk').put({ _id: `${round}-${i}`, text });
+      });
+      await new Promise((resume) => setTimeout(resume, 5));
+    }
+    // Waiting the longest each time would take DRAIN_WAIT_MS for each of the transactions past 64 MB (about 14 s).
+    expect(performance.now() - started).toBeLessThan((rounds / 4) * DRAIN_WAIT_MS);
+    expect(reader.prepare('SELECT count(*) AS n FROM "rs:bulk"').get()).toEqual({ n: 1 });
+    reader.exec('COMMIT');
+    reader.close();
+    expect(await store.collection('bulk').count({})).toBe(rounds * 1_000 + 1);
+    await store.close();
   });
 
   it('empties a file of an older layout, checkpoints included, so the projections refill it from the log', async () => {

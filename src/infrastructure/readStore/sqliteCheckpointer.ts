@@ -10,8 +10,12 @@ import { Worker } from 'node:worker_threads';
  * "restart"), so the log stays about this size (64 MB of 4 KB pages) instead of growing for as long as writes come.
  */
 const LOG_FRAMES = 16_384;
-/** The longest the writer waits for that: a reader of another process can hold frames back for as long as it reads. */
-const DRAIN_WAIT_MS = 1_000;
+/**
+ * The longest the writer waits for that. A reader of another connection holds back the frames written after its
+ * snapshot for as long as it reads: the thread then answers once it has copied the rest, and the log grows
+ * meanwhile, as it would with SQLite's own checkpoints.
+ */
+export const DRAIN_WAIT_MS = 1_000;
 
 /**
  * The thread's whole program: on each message, a passive checkpoint (it copies what no reader still needs, syncs
