@@ -32,11 +32,11 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
-  let result = { log: -1, checkpointed: -1 };
+  let log = -1;
   try {
-    [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    log = db.pragma('wal_checkpoint(PASSIVE)')[0].log;
   } catch {}
-  parentPort.postMessage({ log: result.log, checkpointed: result.checkpointed });
+  parentPort.postMessage(log);
 });
 `;
 
@@ -72,7 +72,7 @@ export function startCheckpointer(file: string, fallBack: () => void): Checkpoin
     out++;
     worker.postMessage('checkpoint');
   };
-  worker.on('message', ({ log }: { log: number; checkpointed: number }) => {
+  worker.on('message', (log: number) => {
     out--;
     if (log >= 0) frames = log;
     if (again && out === 0) {
