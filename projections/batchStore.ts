@@ -25,8 +25,11 @@ export class NeedsTransaction extends Error {
 export interface BatchStoreOptions {
   /** Never write: `flush` and every step that needs it throw `NeedsTransaction`, and `changes` hands the writes over. */
   holdAll?: boolean;
-  /** The batch before, still being committed: its writes answer lookups before the store does. */
-  after?: BatchStore;
+  /**
+   * The batch before, while it is being committed: its writes answer lookups before the store does. Asked at each
+   * lookup rather than kept, so that a batch store does not hold every one before it.
+   */
+  after?: () => BatchStore | undefined;
 }
 
 /** A write held back: the document, or null for a delete. */
@@ -61,7 +64,7 @@ export function createBatchStore(under: ReadStore, { holdAll = false, after }: B
     let held = new Map<string, Held>();
     const flush = async () => {
       if (holdAll) {
-        if (held.size > 0 || after?.changes().some(({ collection }) => collection === name)) throw new NeedsTransaction();
+        if (held.size > 0 || after?.()?.changes().some(({ collection }) => collection === name)) throw new NeedsTransaction();
         return;
       }
       if (held.size === 0) return;
@@ -72,7 +75,7 @@ export function createBatchStore(under: ReadStore, { holdAll = false, after }: B
     };
     const lookup = async (id: string): Promise<T | null> => {
       if (known.has(id)) return known.get(id)!;
-      const before = after?.changed(name, id) as T | null | undefined;
+      const before = after?.()?.changed(name, id) as T | null | undefined;
       const found = before !== undefined ? before : await store.findOne({ _id: id });
       known.set(id, found);
       return found;

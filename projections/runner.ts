@@ -336,7 +336,7 @@ export async function startProjections(
   const applyBehind = async (batch: RecordedEvent[], commitBehind: NonNullable<ReadStore['commitBehind']>): Promise<boolean> => {
     const from = ahead?.reached ?? stored;
     const reached = new Map(ahead?.reached ?? applied);
-    const store = createBatchStore(read, { holdAll: true, after: ahead?.store });
+    const store = createBatchStore(read, { holdAll: true, after: () => ahead?.store });
     try {
       for (const event of batch) await handle(event, store, reached);
     } catch (error) {
