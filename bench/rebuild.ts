@@ -76,8 +76,7 @@ interface Run {
 }
 
 async function rebuildOnce(name: string, root: string): Promise<Run> {
-  // The young generation `npm run cli` gives the CLI (package.json): a replay's documents outlive a batch.
-  const { seconds, output } = await timed(['--max-semi-space-size=64', '--import', 'tsx', '--import', CPU_ON_EXIT, 'src/cli.ts', 'projections', 'rebuild', name], env, root);
+  const { seconds, output } = await timed(['--import', 'tsx', '--import', CPU_ON_EXIT, 'src/cli.ts', 'projections', 'rebuild', name], env, root);
   const bar = /([\d,]+) events\/s, done/.exec(output)?.[1];
   const swap = /swapped the shadows in: ([\d.]+) s/.exec(output)?.[1];
   return { seconds, barRate: bar ? Number(bar.replaceAll(',', '')) : null, cpuMs: Number(/cpu time: (\d+) ms/.exec(output)?.[1] ?? NaN), swapSeconds: swap ? Number(swap) : null, peakMb: Number(/peak resident memory: (\d+) MB/.exec(output)?.[1] ?? NaN) };

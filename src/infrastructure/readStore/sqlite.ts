@@ -218,8 +218,10 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
         await checkpointer.room();
         await thread.commit(rows);
         checkpointer.committed();
-        // Statistics wait for the next commit of the writer's own: on a bulk load, that is after it.
+        // The planner's statistics follow the tables as they grow, as after the writer's own commits: a rebuild
+        // that left them as they were when its tables were empty built its search indexes 3.5 times slower.
         writes += rows.length;
+        if (writes >= OPTIMIZE_EVERY_WRITES) optimize();
         return;
       }
     } finally {
