@@ -1,6 +1,6 @@
 // The read store as the projection leader writes to it: every write first checks that its lease term still holds,
 // so a leader that lost the lease (paused, cut off) stops writing documents and checkpoints (docs/deployment.md).
-import type { Collection, CollectionWrites, Document, ReadStore } from '../src/infrastructure/readStore/port.ts';
+import type { Collection, Document, ReadStore } from '../src/infrastructure/readStore/port.ts';
 
 /** A write refused because the lease term it was made under is over. */
 export class LeaseLost extends Error {
@@ -25,7 +25,6 @@ export function fencedStore(read: ReadStore, mayWrite: () => boolean): ReadStore
   const wrap = (store: ReadStore): ReadStore => ({
     collection: <T extends Document>(name: string) => guarded(store.collection<T>(name)),
     ...(store.transaction ? { transaction: <R>(work: (inner: ReadStore) => Promise<R>) => store.transaction!((inner) => work(wrap(inner))) } : {}),
-    ...(store.commitBehind ? { commitBehind: (writes: readonly CollectionWrites[]) => (mayWrite() ? store.commitBehind!(writes) : Promise.reject(new LeaseLost())) } : {}),
     close: () => store.close(),
   });
   return wrap(read);

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, RecordedEvent, Subscription } from '../src/infrastructure/eventStore/port.ts';
 import { inTransaction, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { describeFailure, failureKind } from '../src/shared/failures.ts';
-import { createBatchStore, NeedsTransaction, type BatchStore } from './batchStore.ts';
+import { createBatchStore, type BatchStore } from './batchStore.ts';
 import { CHECKPOINTS, type Projection } from './projection.ts';
 import { QUARANTINE_STREAM, openEntries, type QuarantineEntry, type QuarantineRetryRequested } from './quarantine.ts';
 import { openQuarantineLog } from './quarantineLog.ts';
@@ -27,11 +27,6 @@ const BATCH_EVENTS = 4_000;
  * indexes deferred (see the port's `deferIndexes`): rows go in without them, each index is then built in one pass.
  */
 const BULK_LOAD_EVENTS = 10_000;
-/**
- * Batches of at least this many events are applied while the one before commits behind them, where the store can
- * (`commitBehind`: on SQLite, a thread of its own writes them); smaller ones (live events) go through a transaction.
- */
-const BEHIND_EVENTS = 500;
 /** Events the subscription may deliver ahead of the batch being applied (the next batch); past it, it waits (memory stays flat). */
 const QUEUED_EVENTS = BATCH_EVENTS;
 /** The longest a write waits for the read models before answering from what it has. */
@@ -235,35 +230,12 @@ export async function startProjections(
     quarantine.observe(event);
   };
 
-  /** The checkpoints `reached` moves from `from`. */
-  const movedCheckpoints = (reached: Map<string, number>, from: Map<string, number>) =>
-    [...reached].filter(([name, at]) => from.get(name) !== at).map(([name, at]) => ({ put: { _id: name, position: at } }));
-
   /** The batch's checkpoints, after its documents (where the store has no transaction, never ahead of them). */
   const saveCheckpoints = async (store: ReadStore, reached: Map<string, number>) => {
-    const moved = movedCheckpoints(reached, stored);
+    const moved = [...reached].filter(([name, at]) => stored.get(name) !== at).map(([name, at]) => ({ put: { _id: name, position: at } }));
     const collection = store.collection<Checkpoint>(CHECKPOINTS);
     if (collection.bulkWrite) await collection.bulkWrite(moved);
     else for (const { put } of moved) await collection.put(put);
-  };
-
-  /**
-   * A batch up to position `last` has committed: the projections are where `reached` says, and whoever waits for its
-   * events is told.
-   */
-  const passed = async (last: number, events: RecordedEvent[], reached: Map<string, number>) => {
-    applied = reached;
-    for (const [name, at] of reached) stored.set(name, at);
-    position = last;
-    // Loaded up to where the log ended at the start: the indexes are built before anyone waits on them.
-    if (loading && position >= loading.until) {
-      const { finish } = loading;
-      if (!options.keepIndexesDeferred) await persist('the deferred indexes', finish);
-      loading = null;
-    }
-    for (const event of events) options.onApplied?.(event);
-    options.onProgress?.(position);
-    waiters.passed(position);
   };
 
   /**
@@ -271,7 +243,7 @@ export async function startProjections(
    * documents, then the checkpoints. A write the store refuses at the end (a document SQLite cannot hold) sends the
    * batch through again on the transaction itself, event by event, so the failure is pinned on its event.
    */
-  const applyInTransaction = async (batch: RecordedEvent[]) => {
+  const applyBatch = async (batch: RecordedEvent[]) => {
     let exact = false;
     for (let delay = 100; ; ) {
       const reached = new Map(applied);
@@ -297,67 +269,20 @@ export async function startProjections(
         continue;
       }
       waitingSince.delete('the read models');
-      return passed(batch.at(-1)!.position, batch, reached);
+      applied = reached;
+      for (const [name, at] of reached) stored.set(name, at);
+      position = batch.at(-1)!.position;
+      // Loaded up to where the log ended at the start: the indexes are built before anyone waits on them.
+      if (loading && position >= loading.until) {
+        const { finish } = loading;
+        if (!options.keepIndexesDeferred) await persist('the deferred indexes', finish);
+        loading = null;
+      }
+      for (const event of batch) options.onApplied?.(event);
+      options.onProgress?.(position);
+      waiters.passed(position);
+      return;
     }
-  };
-
-  /**
-   * The batch committing behind the one being applied: its last position, where it brings each projection, its
-   * writes; its events only for `onApplied` (a replay's batches would otherwise stay in memory a batch longer).
-   */
-  let ahead: { last: number; events: RecordedEvent[]; store: BatchStore; reached: Map<string, number>; committed: Promise<void> } | null = null;
-  /** Batches up to this position go through transactions: one of them was refused behind. */
-  let throughTransactionsUntil = 0;
-
-  /**
-   * Waits for the batch committing behind. When the store refused it (nothing of it committed), throws: the runner
-   * starts again from the last batch committed, and the refused one goes through a transaction, which pins the
-   * refusal on its event.
-   */
-  const settleAhead = async () => {
-    const handed = ahead;
-    if (!handed) return;
-    ahead = null;
-    try {
-      await handed.committed;
-    } catch (error) {
-      throughTransactionsUntil = handed.last;
-      throw error;
-    }
-    await passed(handed.last, handed.events, handed.reached);
-  };
-
-  /**
-   * The events through the projections while the batch before commits behind, from where that one brings them,
-   * with every write held; then, once that one has committed, this one's documents and checkpoints handed to
-   * `commitBehind` in its place. False, having written nothing, when the batch must go through a transaction
-   * instead: it writes before it queries (`NeedsTransaction`), or something failed.
-   */
-  const applyBehind = async (batch: RecordedEvent[], commitBehind: NonNullable<ReadStore['commitBehind']>): Promise<boolean> => {
-    const from = ahead?.reached ?? stored;
-    const reached = new Map(ahead?.reached ?? applied);
-    const store = createBatchStore(read, { holdAll: true, after: () => ahead?.store });
-    try {
-      for (const event of batch) await handle(event, store, reached);
-    } catch (error) {
-      if (closed || error instanceof RunnerClosed) throw new RunnerClosed();
-      if (!(error instanceof NeedsTransaction)) log(`projections apply the batch at position ${batch[0]!.position} through a transaction: ${describeFailure(error)}`);
-      await settleAhead();
-      return false;
-    }
-    await settleAhead();
-    const committed = commitBehind([...store.changes(), { collection: CHECKPOINTS, writes: movedCheckpoints(reached, from) }]);
-    // Settled by `settleAhead`; until then a refusal is not a failure of the process.
-    committed.catch(() => undefined);
-    ahead = { last: batch.at(-1)!.position, events: options.onApplied ? batch : [], store, reached, committed };
-    return true;
-  };
-
-  const applyBatch = async (batch: RecordedEvent[]) => {
-    const behind = read.commitBehind && batch.length >= BEHIND_EVENTS && batch[0]!.position > throughTransactionsUntil;
-    if (behind && (await applyBehind(batch, read.commitBehind!.bind(read)))) return;
-    await settleAhead();
-    await applyInTransaction(batch);
   };
 
   // The subscription fills a queue; batches are taken from it. Events of a subscription given up are dropped.
@@ -381,9 +306,7 @@ export async function startProjections(
         // and requests get their turn between batches.
         await new Promise((resume) => setImmediate(resume));
       }
-      await settleAhead();
     } catch (error) {
-      await settleAhead().catch(() => undefined);
       restart(error);
     } finally {
       working = undefined;

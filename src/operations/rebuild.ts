@@ -38,19 +38,14 @@ function shadowStore(read: ReadStore) {
     collection: (name) => store.collection(shadowOf(name)),
     close: async () => {},
   });
-  /** A batch's transaction or `commitBehind`, once the gate is open; `hold` waits for the last one. */
-  const afterGate = async <R>(commit: () => Promise<R>): Promise<R> => {
-    await gate;
-    const running = commit();
-    inFlight = running.catch(() => undefined);
-    return running;
-  };
   const store: ReadStore = {
     ...named(read),
-    transaction: (work) => afterGate(() => inTransaction(read, (transaction) => work(named(transaction)))),
-    ...(read.commitBehind
-      ? { commitBehind: (writes) => afterGate(() => read.commitBehind!(writes.map(({ collection, writes: its }) => ({ collection: shadowOf(collection), writes: its })))) }
-      : {}),
+    transaction: async (work) => {
+      await gate;
+      const running = inTransaction(read, (transaction) => work(named(transaction)));
+      inFlight = running.catch(() => undefined);
+      return running;
+    },
   };
   return {
     store,

@@ -7,7 +7,6 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteEventStore } from '../../src/infrastructure/eventStore/sqlite.ts';
 import type { EventStore, RecordedEvent } from '../../src/infrastructure/eventStore/port.ts';
 import { createMemoryReadStore } from '../../src/infrastructure/readStore/memory.ts';
-import { createSqliteReadStore } from '../../src/infrastructure/readStore/sqlite.ts';
 import type { ReadStore } from '../../src/infrastructure/readStore/port.ts';
 import type { Projection } from '../../projections/projection.ts';
 import { QUARANTINE_STREAM } from '../../projections/quarantine.ts';
@@ -194,47 +193,5 @@ describe('reactors', () => {
     const { position } = await write(events, 'note-1', 'new');
     await second.waitFor(position);
     expect(seen).toEqual(['new']);
-  });
-});
-
-describe('batches committed behind (SQLite)', () => {
-  /** One document per `code-*` stream, keyed by a code that must be unique. */
-  const codes: Projection = {
-    name: 'codes',
-    streamPrefix: 'code-',
-    collections: { codes: [{ name: 'code', keys: { code: 1 }, unique: true }] },
-    async apply(event, store) {
-      await store.collection('codes').put({ _id: event.stream, code: (event.data as { code: string }).code });
-    },
-  };
-
-  it('applies a long log while the batch before commits, and pins a write the store refuses on its event', async () => {
-    const store = createSqliteReadStore(path.join(dir, `${Math.random().toString(36).slice(2)}-read.sqlite`));
-    const total = 3_000;
-    const duplicate = 2_100;
-    for (let start = 0; start < total; start += 500) {
-      await events.appendMany(
-        Array.from({ length: 500 }, (_, i) => start + i).map((i) => ({
-          stream: `code-${i}`,
-          expected: 'no_stream' as const,
-          events: [{ type: 'CodeGiven', data: { code: i === duplicate ? 'code-7' : `code-${i}` } }],
-        })),
-      );
-    }
-    const logged: string[] = [];
-    const runner = await startProjections(events, store, [codes], { log: (message) => logged.push(message) });
-    runners.push(runner);
-    await catchUp(events, runner);
-
-    const [quarantined] = runner.quarantined();
-    expect(runner.quarantined()).toHaveLength(1);
-    expect(quarantined).toMatchObject({ projection: 'codes', stream: `code-${duplicate}` });
-    expect(await store.collection('codes').count({})).toBe(total - 1);
-    expect(await store.collection('codes').findOne({ _id: 'code-7' })).toEqual({ _id: 'code-7', code: 'code-7' });
-    expect(await store.collection('checkpoints').findOne({ _id: 'codes' })).toEqual({ _id: 'codes', position: runner.position });
-    // The refusal came from a batch committed behind: the runner started again from the last batch committed.
-    expect(logged.some((line) => /resubscribing: .*UNIQUE constraint failed/.test(line))).toBe(true);
-    await runner.close();
-    await store.close();
   });
 });

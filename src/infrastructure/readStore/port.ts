@@ -27,12 +27,6 @@ export interface IndexSpec {
 /** One write of a `bulkWrite`: a document to put, or the `_id` of one to delete. */
 export type Write<T extends Document = Document> = { put: T } | { delete: string };
 
-/** A collection's writes in a `commitBehind`. */
-export interface CollectionWrites {
-  collection: string;
-  writes: readonly Write[];
-}
-
 export interface Collection<T extends Document = Document> {
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
@@ -83,15 +77,6 @@ export interface ReadStore {
    * run one at a time. Stores without transactions leave it out (see `inTransaction`).
    */
   transaction?<R>(work: (store: ReadStore) => Promise<R>): Promise<R>;
-  /**
-   * Commits `writes` (puts and deletes, collection by collection, in order) together, like a transaction holding
-   * only them, but in the background where the store can (SQLite: on a thread of its own, while the caller goes on
-   * with its next batch). Resolves once they are committed; rejects, having committed none of them, when one is
-   * refused. Until then, a lookup of one of their documents by `_id` alone answers with what is being written, and
-   * any other read of their collections waits for the commit. Other writes wait for it too. Stores without it leave
-   * it out.
-   */
-  commitBehind?(writes: readonly CollectionWrites[]): Promise<void>;
   /**
    * Collection `from` takes the place of `to`, whose documents are dropped (on SQLite in the background after the
    * rename has committed: see `settle`); `from` ceases to exist. Atomic, and inside a transaction part of it.

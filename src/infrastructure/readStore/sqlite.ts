@@ -1,13 +1,12 @@
 // Embedded read store: SQLite tables per collection with indexed key columns; MongoDB filters run as SQL (docs/read-store.md).
 import Database, { type Database as Connection, type Statement } from 'better-sqlite3';
-import type { Collection, CollectionWrites, Document, IndexSpec, ReadStore } from './port.ts';
+import type { Collection, Document, IndexSpec, ReadStore } from './port.ts';
 import { regexMatches } from './regexLiteral.ts';
 import { wordPairs } from './sqliteSearch.ts';
 import { collectionSteps, sameDocuments, type Scope } from './sqliteCollection.ts';
 import { fillSearch, loadSchema, mergeSearch, openLayout, schemaVersion, setSearch, type Schema } from './sqliteSchema.ts';
 import { dropRetired, holdsRetired, renameCollection } from './sqliteRename.ts';
 import { startCheckpointer } from './sqliteCheckpointer.ts';
-import { startWriteBehind, type RowWrite, type WriteBehind } from './sqliteWriteBehind.ts';
 
 export interface SqliteReadStoreOptions {
   /** A collection's fields that phrase searches (a `$regex` of words, see sqliteQuery.ts) look into: a word index of each serves them. */
@@ -107,17 +106,6 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   let grouped = 0;
   let writes = 0;
   let failed: unknown = null;
-  /** Started at the first `commitBehind` that can use it. */
-  let thread: WriteBehind | undefined;
-  const stepsByName = new Map<string, ReturnType<typeof collectionSteps>>();
-  const stepsOf = (name: string) => {
-    let steps = stepsByName.get(name);
-    if (!steps) {
-      steps = collectionSteps(name, () => (deferred.has(name) ? [] : (options.searchedFields?.(searchedAs.get(name) ?? name) ?? [])));
-      stepsByName.set(name, steps);
-    }
-    return steps;
-  };
 
   /** Refreshes the planner's statistics where tables grew or shrank; only between transactions. */
   const optimize = () => {
@@ -201,55 +189,10 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
     },
   };
 
-  /**
-   * `commitBehind`: the batch's rows committed by the writer thread while the caller goes on, under the store's
-   * lock (other writes wait for it); a batch the thread cannot take as rows (see `behind` in sqliteCollection.ts)
-   * is committed on the writer, as a transaction.
-   */
-  async function commitBehind(batch: readonly CollectionWrites[]): Promise<void> {
-    const release = await lock();
-    try {
-      commitGroup();
-      if (failed) throw failed;
-      refresh(writing);
-      thread ??= startWriteBehind(file, PAGE_CACHE_KIB.writer);
-      const rows = thread.alive ? rowsBehind(batch) : null;
-      if (rows) {
-        await checkpointer.room();
-        await thread.commit(rows);
-        checkpointer.committed();
-        // The planner's statistics follow the tables as they grow, as after the writer's own commits: a rebuild
-        // that left them as they were when its tables were empty built its search indexes 3.5 times slower.
-        writes += rows.length;
-        if (writes >= OPTIMIZE_EVERY_WRITES) optimize();
-        return;
-      }
-    } finally {
-      release();
-    }
-    await transaction(async (store) => {
-      for (const { collection, writes: its } of batch) {
-        const target = store.collection(collection);
-        for (const write of its) await ('put' in write ? target.put(write.put) : target.deleteOne(write.delete));
-      }
-    });
-  }
-
-  /** The batch as the writer thread's rows, or null when one of its collections needs the store itself. */
-  const rowsBehind = (batch: readonly CollectionWrites[]): RowWrite[] | null => {
-    const rows: RowWrite[] = [];
-    for (const { collection, writes: its } of batch) {
-      const planned = stepsOf(collection).behind(writing, its);
-      if (!planned) return null;
-      for (const row of planned) rows.push(row);
-    }
-    return rows;
-  };
-
   function storeOn(access: Access, transaction: ReadStore['transaction']): ReadStore {
     const collections = new Map<string, Collection>();
     const collectionOn = <T extends Document>(name: string): Collection<T> => {
-      const steps = stepsOf(name) as ReturnType<typeof collectionSteps<T>>;
+      const steps = collectionSteps<T>(name, () => (deferred.has(name) ? [] : (options.searchedFields?.(searchedAs.get(name) ?? name) ?? [])));
       return {
         findOne: async (filter) => access.read((scope) => steps.find(scope, filter, { limit: 1 })[0] ?? null),
         find: async (filter, findOptions) => access.read((scope) => steps.find(scope, filter, findOptions)),
@@ -397,13 +340,11 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   dropRetiredInSteps();
   return {
     ...store,
-    commitBehind,
     async close() {
       closing = true;
       await retiring;
       const release = await lock();
       commitGroup();
-      await thread?.close();
       reader.close();
       writer.close();
       // The last connection to close copies the log into the file and removes it.

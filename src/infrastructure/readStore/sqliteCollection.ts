@@ -1,8 +1,7 @@
 // What the SQLite read store does with one collection, as synchronous steps on a connection; sqlite.ts decides which connection and when it commits.
 import { isDeepStrictEqual } from 'node:util';
 import { SqliteError, type Database, type Statement } from 'better-sqlite3';
-import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan, type Write } from './port.ts';
-import type { RowWrite } from './sqliteWriteBehind.ts';
+import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan } from './port.ts';
 import { translate, type SearchCandidates } from './sqliteQuery.ts';
 import { searchCandidates, walkWindow } from './sqliteSearch.ts';
 import { bound, keyColumn, quote, tableNames } from './sqliteNames.ts';
@@ -143,29 +142,6 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
     return sql;
   };
 
-  /** The SQL of the writer thread's rows (`behind`), made once per schema as `putStatements`. */
-  const upsertSql = new WeakMap<CollectionSchema, { upsertKeys: string; upsertDoc: string; deleteKeys: string; deleteDoc: string }>();
-  const rowStatements = (schema: CollectionSchema) => {
-    let sql = upsertSql.get(schema);
-    if (!sql) {
-      const columns = columnsOf(schema.paths);
-      // Without key columns the conflict still needs an assignment for RETURNING to give the existing row.
-      const assignments = (columns.length > 0 ? columns : ['_id']).map((column) => `${column} = excluded.${column}`).join(', ');
-      upsertSql.set(
-        schema,
-        (sql = {
-          upsertKeys:
-            `INSERT INTO ${quote(names.keys)} (${['_id', ...columns].join(', ')}) VALUES (${['?', ...columns.map(() => '?')].join(', ')}) ` +
-            `ON CONFLICT (_id) DO UPDATE SET ${assignments} RETURNING rid`,
-          upsertDoc: `INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET doc = excluded.doc`,
-          deleteKeys: `DELETE FROM ${quote(names.keys)} WHERE _id = ? RETURNING rid`,
-          deleteDoc: `DELETE FROM ${quote(names.docs)} WHERE rid = ?`,
-        }),
-      );
-    }
-    return sql;
-  };
-
   /** The key row of a new document; `rid` is the documents table's row too. */
   const insertKeys = (scope: Scope, schema: CollectionSchema, id: string, keys: unknown[]): number =>
     scope.prepare(putStatements(schema).insertKeys).pluck().get(id, ...keys) as number;
@@ -236,30 +212,6 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
       }
     },
 
-    /**
-     * `writes` as rows for the writer thread (sqliteWriteBehind.ts): upserts of the key row and the document, which
-     * do what `put` does when nothing but rows changes. Null when a write needs more, for the store to do it itself:
-     * the collection not yet made, its search index not as configured (its triggers need this thread's functions),
-     * or a field holding an array for the first time (a new element table).
-     */
-    behind(scope: Scope, writes: readonly Write<T>[]): RowWrite[] | null {
-      const schema = scope.schema.get(name);
-      if (!schema || schema.search.length > 0 || searchedNow().length > 0) return null;
-      const sql = rowStatements(schema);
-      const rows: RowWrite[] = [];
-      for (const write of writes) {
-        if (!('put' in write)) {
-          rows.push([sql.deleteKeys, [write.delete], sql.deleteDoc]);
-          continue;
-        }
-        const document = write.put;
-        const values = schema.paths.map((path) => valueAt(document, path));
-        if (values.some((value, i) => Array.isArray(value) && !schema.multikey.has(schema.paths[i]!))) return null;
-        rows.push([sql.upsertKeys, [document._id, ...values.map((value) => bound(value ?? null))], sql.upsertDoc, document]);
-      }
-      return rows;
-    },
-
     /** On the writer inside its open transaction, which holds SQLite's write lock: no other process writes in between. */
     insert(scope: Scope, document: T): boolean {
       const schema = scope.schema.get(name);
@@ -278,11 +230,9 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
     },
 
     deleteOne(scope: Scope, id: string): void {
-      const schema = scope.schema.get(name);
-      if (!schema) return;
-      const sql = rowStatements(schema);
-      const rid = scope.prepare(sql.deleteKeys).pluck().get(id);
-      if (rid !== undefined) scope.prepare(sql.deleteDoc).run(rid);
+      if (!scope.schema.has(name)) return;
+      const rid = scope.prepare(`DELETE FROM ${quote(names.keys)} WHERE _id = ? RETURNING rid`).pluck().get(id);
+      if (rid !== undefined) scope.prepare(`DELETE FROM ${quote(names.docs)} WHERE rid = ?`).run(rid);
     },
 
     clear(scope: Scope): void {
