@@ -4,7 +4,7 @@ import type { Collection, Document, IndexSpec, ReadStore } from './port.ts';
 import { regexMatches } from './regexLiteral.ts';
 import { wordPairs } from './sqliteSearch.ts';
 import { collectionSteps, sameDocuments, type Scope } from './sqliteCollection.ts';
-import { fillSearch, loadSchema, mergeSearch, openLayout, schemaVersion, setSearch, type Schema } from './sqliteSchema.ts';
+import { fillSearch, loadSchema, mergeSearch, openLayout, setSearch, type Schema } from './sqliteSchema.ts';
 import { dropRetired, holdsRetired, renameCollection } from './sqliteRename.ts';
 import { startCheckpointer } from './sqliteCheckpointer.ts';
 
@@ -89,15 +89,19 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   const writing: Scope = { db: writer, prepare: statements(writer), schema: loadSchema(writer) };
   const readPrepare = statements(reader);
   let committed: Schema = writing.schema;
-  let knownVersion = schemaVersion(writer);
+  /**
+   * SQLite's schema cookie: every change of the schema the store records comes with DDL, which changes it. Read with
+   * a prepared statement: a read outside a write asks at every lookup, and `pragma()` prepares one each time.
+   */
+  const versionOf = ({ prepare }: Pick<Scope, 'prepare'>) => prepare('PRAGMA schema_version').pluck().get() as number;
+  let knownVersion = versionOf(writing);
 
   /** Another process (the operator CLI) may have added collections or indexes: read them again when the schema changed. */
-  const refresh = ({ db, prepare }: Pick<Scope, 'db' | 'prepare'>) => {
-    // A prepared statement: a read outside a write asks at every lookup, and `pragma()` prepares one each time.
-    const version = prepare('PRAGMA schema_version').pluck().get() as number;
+  const refresh = (scope: Pick<Scope, 'db' | 'prepare'>) => {
+    const version = versionOf(scope);
     if (version === knownVersion) return;
     knownVersion = version;
-    committed = writing.schema = loadSchema(db);
+    committed = writing.schema = loadSchema(scope.db);
   };
   /** Collections in a bulk load: no search index until their indexes are ensured again. */
   const deferred = new Set<string>();
@@ -127,7 +131,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
       writer.exec('COMMIT');
       checkpointer.committed();
       committed = writing.schema;
-      knownVersion = schemaVersion(writer);
+      knownVersion = versionOf(writing);
     } catch (error) {
       // Writes already acknowledged are lost: refuse later ones, so no checkpoint is committed past them.
       if (writer.inTransaction) writer.exec('ROLLBACK');
@@ -264,7 +268,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
       writer.exec('COMMIT');
       checkpointer.committed();
       committed = writing.schema;
-      knownVersion = schemaVersion(writer);
+      knownVersion = versionOf(writing);
       if (writes >= OPTIMIZE_EVERY_WRITES) optimize();
       return result;
     } catch (error) {

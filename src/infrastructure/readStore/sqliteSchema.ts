@@ -38,9 +38,6 @@ export function openLayout(db: Database): void {
   })();
 }
 
-/** SQLite's schema cookie: every change of the schema recorded here comes with DDL, which changes it. */
-export const schemaVersion = (db: Database) => db.pragma('schema_version', { simple: true }) as number;
-
 export function loadSchema(db: Database): Schema {
   const rows = db.prepare<[], { collection: string; kind: MetaKind; name: string; value: string }>(`SELECT * FROM ${META} ORDER BY rowid`).all();
   const schema = new Map<string, CollectionSchema>();
