@@ -29,10 +29,13 @@ export interface QuarantineLog {
 /** `from`: the position the runner starts after; the stream's events up to it are what it has already passed. */
 export async function openQuarantineLog(events: EventStore, from: number): Promise<QuarantineLog> {
   let current: QuarantineState = {};
+  /** Whether `current` holds no entry: the runner asks about every event it applies, and a key is a string to build. */
+  let none = true;
   let currentUpTo = 0;
   const reload = async () => {
     const recorded = await events.readStream(QUARANTINE_STREAM);
     current = recorded.reduce(foldQuarantine, {});
+    none = Object.keys(current).length === 0;
     currentUpTo = recorded.at(-1)?.position ?? 0;
     return recorded;
   };
@@ -43,8 +46,8 @@ export async function openQuarantineLog(events: EventStore, from: number): Promi
     openAt(projection, positions) {
       return openEntries(passed).filter((entry) => entry.projection === projection && (positions === null || positions.includes(entry.position)));
     },
-    isKnown: (projection, position) => entryKey(projection, position) in current,
-    isOpen: (projection, position) => current[entryKey(projection, position)]?.status === 'quarantined',
+    isKnown: (projection, position) => !none && entryKey(projection, position) in current,
+    isOpen: (projection, position) => !none && current[entryKey(projection, position)]?.status === 'quarantined',
     async record(command) {
       const { position } = await handleCommand(events, QUARANTINE_STREAM, quarantineDecider, command);
       // Read again rather than fold the decision in: other processes may have recorded meanwhile.
@@ -55,6 +58,7 @@ export async function openQuarantineLog(events: EventStore, from: number): Promi
       passed = foldQuarantine(passed, event);
       if (event.position > currentUpTo) {
         current = foldQuarantine(current, event);
+        none = Object.keys(current).length === 0;
         currentUpTo = event.position;
       }
     },

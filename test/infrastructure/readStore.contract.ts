@@ -378,6 +378,34 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>, 
         await collection.put(post('x4', 1, 'b'));
         expect(await find({ projectId: 1, sourceId: 'b' })).toEqual(['x4']);
       });
+
+      it('an indexed array field follows its documents: elements added, changed, kept, deleted and put back', async () => {
+        const collection = fresh();
+        await collection.ensureIndex({ name: 'tags', keys: { tags: 1 } });
+        const find = async (filter: Record<string, unknown>) => idsOf(await collection.find(filter, { sort: { _id: 1 } }));
+        await collection.put({ ...post('y1', 1), tags: ['economy', 'tech'] });
+        await collection.put({ ...post('y2', 1), tags: ['tech'] });
+        // One document holds the value itself rather than an array of it.
+        await collection.put({ ...post('y3', 1), tags: 'tech' as unknown as string[] });
+        expect(await find({ tags: 'tech' })).toEqual(['y1', 'y2', 'y3']);
+
+        await collection.put({ ...post('y1', 1), tags: ['travel', 'travel'] });
+        expect(await find({ tags: 'tech' })).toEqual(['y2', 'y3']);
+        expect(await find({ tags: 'travel' })).toEqual(['y1']);
+        expect(await collection.count({ tags: { $in: ['travel', 'economy'] } })).toBe(1);
+
+        // Another field changed, the array as it was: its elements answer as before.
+        await collection.put({ ...post('y2', 1), title: 'Renamed', tags: ['tech'] });
+        expect(await find({ tags: 'tech' })).toEqual(['y2', 'y3']);
+
+        await collection.deleteOne('y2');
+        expect(await find({ tags: 'tech' })).toEqual(['y3']);
+        await collection.put({ ...post('y2', 1), tags: ['economy'] });
+        expect(await find({ tags: 'tech' })).toEqual(['y3']);
+        expect(await find({ tags: 'economy' })).toEqual(['y2']);
+        await collection.put(post('y1', 1));
+        expect(await find({ tags: 'travel' })).toEqual([]);
+      });
     });
 
     if (options.transactions) {

@@ -70,6 +70,58 @@ describe('SQLite', () => {
     expect(await second.collection('c_b').find({})).toEqual([{ _id: 'c', title: 'c story' }]);
     await second.close();
   });
+
+  /** Rows of a collection's element table of `tags`, read from the file itself. */
+  const elementRows = (file: string, collection: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.prepare(`SELECT d.rid, e.value FROM "rs:${collection}:multikey:tags" AS e JOIN "rs:${collection}:doc" AS d ON d.rid = e.rid ORDER BY 1, 2`).raw().all() as [number, unknown][];
+    } finally {
+      db.close();
+    }
+  };
+
+  it('refuses a document nested deeper than SQLite parses, new or replacing one, and keeps what was there', async () => {
+    const file = path.join(dir, 'deep.sqlite');
+    const store = createSqliteReadStore(file);
+    const collection = store.collection('deep');
+    await collection.ensureIndex({ name: 'tags', keys: { tags: 1 } });
+    await collection.put({ _id: 'kept', tags: ['a', 'b'] });
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 1_100; level++) deep = [deep];
+
+    await expect(collection.put({ _id: 'new', tags: ['c'], deep })).rejects.toThrow(/nested deeper than SQLite parses JSON/);
+    await expect(collection.put({ _id: 'kept', tags: ['c'], deep })).rejects.toThrow(/nested deeper than SQLite parses JSON/);
+    expect(await collection.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'kept', tags: ['a', 'b'] }]);
+    expect((await collection.find({ tags: 'b' })).map((document) => document._id)).toEqual(['kept']);
+    expect(await collection.count({ tags: 'c' })).toBe(0);
+    await store.close();
+    expect(elementRows(file, 'deep').map(([, value]) => value)).toEqual(['a', 'b']);
+  });
+
+  it('opens a file whose element tables were kept by triggers, and drops them, so no element is added twice', async () => {
+    const file = path.join(dir, 'triggers.sqlite');
+    const first = createSqliteReadStore(file);
+    await first.collection('old').ensureIndex({ name: 'tags', keys: { tags: 1 } });
+    await first.collection('old').put({ _id: 'one', tags: ['a'] });
+    await first.close();
+    // The trigger an earlier version made for every insert into the documents table.
+    const db = new Database(file);
+    db.exec(
+      `CREATE TRIGGER "rs:old:trigger:insert:multikey:tags" AFTER INSERT ON "rs:old:doc" BEGIN INSERT INTO "rs:old:multikey:tags" (rid, value) ` +
+        `SELECT NEW.rid, e.value FROM json_each(NEW.doc, '$."tags"') AS e; END`,
+    );
+    db.close();
+
+    const second = createSqliteReadStore(file);
+    await second.collection('old').put({ _id: 'two', tags: ['a', 'b'] });
+    expect((await second.collection('old').find({ tags: 'a' }, { sort: { _id: 1 } })).map((document) => document._id)).toEqual(['one', 'two']);
+    await second.close();
+    expect(elementRows(file, 'old')).toEqual([[1, 'a'], [2, 'a'], [2, 'b']]);
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger'`).pluck().all()).toEqual([]);
+    check.close();
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 });
 

@@ -5,7 +5,7 @@ import { DuplicateKeyError, type Document, type Filter, type FindOptions, type I
 import { translate, type SearchCandidates } from './sqliteQuery.ts';
 import { searchCandidates, walkWindow } from './sqliteSearch.ts';
 import { bound, keyColumn, quote, tableNames } from './sqliteNames.ts';
-import { createCollection, createIndex, declaredIndexName, dropIndex, markMultikey, recreateCollection, setSearch, type CollectionSchema, type Schema } from './sqliteSchema.ts';
+import { createCollection, createIndex, declaredIndexName, dropIndex, elementsSql, markMultikey, recreateCollection, setSearch, type CollectionSchema, type Schema } from './sqliteSchema.ts';
 
 /** A connection and the schema its SQL may use: the committed one, or a draft inside a write. */
 export interface Scope {
@@ -35,6 +35,14 @@ const sameKeys = (a: IndexSpec, b: IndexSpec) => JSON.stringify(a.keys) === JSON
 /** Key values as SQLite returns them and as `bound` makes them: blobs compare by bytes. */
 const sameKey = (stored: unknown, value: unknown) =>
   Buffer.isBuffer(stored) && Buffer.isBuffer(value) ? stored.equals(value) : stored === value;
+
+/** A document SQLite cannot parse: its JSON nested deeper than the 1,000 levels SQLite's JSON functions take. */
+class DocumentTooDeep extends Error {
+  override name = 'DocumentTooDeepError';
+  constructor(collection: string, id: string) {
+    super(`The document ${id} of ${collection} is nested deeper than SQLite parses JSON (1,000 levels)`);
+  }
+}
 
 const emptySchema = (name: string): CollectionSchema => ({ name, paths: [], multikey: new Set(), indexes: new Map(), search: [] });
 
@@ -123,23 +131,46 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
    * The SQL of a put, made once per schema rather than at every put (a replay puts every document): the same
    * strings also find their prepared statements without being hashed again.
    */
-  const putSql = new WeakMap<CollectionSchema, { select: string; insertKeys: string; updateDoc: string; insertDoc: string; deleteKeys: string }>();
+  const putSql = new WeakMap<CollectionSchema, ReturnType<typeof makePutSql>>();
+  const makePutSql = (schema: CollectionSchema) => {
+    const columns = columnsOf(schema.paths);
+    return {
+      select: `SELECT ${['rid', ...columns].join(', ')} FROM ${quote(names.keys)} WHERE _id = ?`,
+      insertKeys: `INSERT INTO ${quote(names.keys)} (${['_id', ...columns].join(', ')}) VALUES (${['?', ...columns.map(() => '?')].join(', ')}) RETURNING rid`,
+      // Only a document SQLite can parse is written: its search index, its queries on fields without a key column and
+      // a key column added later read the documents with SQLite's JSON functions, which refuse JSON nested over
+      // 1,000 deep. A put of one writes nothing and fails (`DocumentTooDeep`).
+      updateDoc: `UPDATE ${quote(names.docs)} SET doc = @doc WHERE rid = @rid AND json_valid(@doc)`,
+      insertDoc: `INSERT INTO ${quote(names.docs)} (rid, doc) SELECT @rid, @doc WHERE json_valid(@doc)`,
+      deleteDoc: `DELETE FROM ${quote(names.docs)} WHERE rid = ?`,
+      deleteKeys: `DELETE FROM ${quote(names.keys)} WHERE rid = ?`,
+      /** Each multikey field with its position among the key columns. */
+      elements: [...schema.multikey].map((path) => ({ ...elementsSql(name, path), path, column: schema.paths.indexOf(path) })),
+    };
+  };
   const putStatements = (schema: CollectionSchema) => {
     let sql = putSql.get(schema);
-    if (!sql) {
-      const columns = columnsOf(schema.paths);
-      putSql.set(
-        schema,
-        (sql = {
-          select: `SELECT ${['rid', ...columns].join(', ')} FROM ${quote(names.keys)} WHERE _id = ?`,
-          insertKeys: `INSERT INTO ${quote(names.keys)} (${['_id', ...columns].join(', ')}) VALUES (${['?', ...columns.map(() => '?')].join(', ')}) RETURNING rid`,
-          updateDoc: `UPDATE ${quote(names.docs)} SET doc = ? WHERE rid = ?`,
-          insertDoc: `INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`,
-          deleteKeys: `DELETE FROM ${quote(names.keys)} WHERE rid = ?`,
-        }),
-      );
-    }
+    if (!sql) putSql.set(schema, (sql = makePutSql(schema)));
     return sql;
+  };
+
+  type Elements = ReturnType<typeof makePutSql>['elements'];
+  /** The element rows of `rid` from `document`'s fields (SQLite parses those, not the document), or else from its stored document. */
+  const insertElements = (scope: Scope, elements: Elements, rid: number, document?: Document) => {
+    for (const { insert, insertStored, path } of elements) {
+      if (!document) scope.prepare(insertStored).run(rid);
+      else {
+        const value = valueAt(document, path);
+        if (value !== undefined) scope.prepare(insert).run(rid, JSON.stringify(value));
+      }
+    }
+  };
+  const removeElements = (scope: Scope, elements: Elements, rid: number) => {
+    for (const { remove } of elements) scope.prepare(remove).run(rid);
+  };
+
+  const written = (changes: number, id: string) => {
+    if (changes === 0) throw new DocumentTooDeep(name, id);
   };
 
   /** The key row of a new document; `rid` is the documents table's row too. */
@@ -187,25 +218,35 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
       const sql = putStatements(schema);
       const existing = scope.prepare(sql.select).raw().get(document._id) as unknown[] | undefined;
       const json = JSON.stringify(document);
-      // Keys and document change together or not at all: a document SQLite refuses (its JSON too deep for a
-      // trigger) must not leave a key row behind for every list to trip over. Each statement is atomic alone; when
-      // the document's fails, the keys' is undone by hand. Not a savepoint: one makes the search index flush its
-      // pending rows, a segment per write, which cost a replay two thirds of its time.
+      // Keys, document and elements change together or not at all: a document SQLite refuses (its JSON too deep)
+      // must not leave a key row behind for every list to trip over. Each statement is atomic alone; when a later one
+      // fails, the earlier ones are undone by hand. Not a savepoint: one makes the search index flush its pending
+      // rows, a segment per write, which cost a replay two thirds of its time.
       if (existing) {
         const rid = existing[0] as number;
         const before = existing.slice(1);
+        // Elements are made again only when their field changed.
+        const elements = sql.elements.filter(({ column }) => !sameKey(before[column], keys[column]));
         translatingDuplicates(() => updateKeys(scope, schema, rid, before, keys));
         try {
-          scope.prepare(sql.updateDoc).run(json, rid);
+          removeElements(scope, elements, rid);
+          insertElements(scope, elements, rid, document);
+          written(scope.prepare(sql.updateDoc).run({ rid, doc: json }).changes, document._id);
         } catch (error) {
+          // The stored document is still the one before: its elements are put back from it.
+          removeElements(scope, elements, rid);
+          insertElements(scope, elements, rid);
           updateKeys(scope, schema, rid, keys, before);
           throw error;
         }
       } else {
         const rid = translatingDuplicates(() => insertKeys(scope, schema, document._id, keys));
         try {
-          scope.prepare(sql.insertDoc).run(rid, json);
+          written(scope.prepare(sql.insertDoc).run({ rid, doc: json }).changes, document._id);
+          insertElements(scope, sql.elements, rid, document);
         } catch (error) {
+          removeElements(scope, sql.elements, rid);
+          scope.prepare(sql.deleteDoc).run(rid);
           scope.prepare(sql.deleteKeys).run(rid);
           throw error;
         }
@@ -231,8 +272,11 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
 
     deleteOne(scope: Scope, id: string): void {
       if (!scope.schema.has(name)) return;
-      const rid = scope.prepare(`DELETE FROM ${quote(names.keys)} WHERE _id = ? RETURNING rid`).pluck().get(id);
-      if (rid !== undefined) scope.prepare(`DELETE FROM ${quote(names.docs)} WHERE rid = ?`).run(rid);
+      const rid = scope.prepare(`DELETE FROM ${quote(names.keys)} WHERE _id = ? RETURNING rid`).pluck().get(id) as number | undefined;
+      if (rid === undefined) return;
+      const sql = putStatements(scope.schema.get(name)!);
+      scope.prepare(sql.deleteDoc).run(rid);
+      removeElements(scope, sql.elements, rid);
     },
 
     clear(scope: Scope): void {

@@ -43,9 +43,11 @@ export const keyExpression = (source: string, path: string) =>
 /** The encoded value of a `json_each` row. */
 export const elementExpression = (alias: string) => encoded(`${alias}.type`, `${alias}.value`);
 
-/** A JavaScript value bound as a parameter compares with encoded values. */
+const [FALSE, TRUE] = [Buffer.from([0]), Buffer.from([1])];
+
+/** A JavaScript value bound as a parameter compares with encoded values (SQLite copies what it is given). */
 export function bound(value: unknown): unknown {
-  if (typeof value === 'boolean') return Buffer.from([value ? 1 : 0]);
+  if (typeof value === 'boolean') return value ? TRUE : FALSE;
   if (value !== null && typeof value === 'object') return Buffer.from(JSON.stringify(value));
   return value;
 }

@@ -2,7 +2,7 @@
 // tables renamed with their indexes, triggers made again under the new name, in the caller's transaction.
 import type { Database } from 'better-sqlite3';
 import { quote, tableNames } from './sqliteNames.ts';
-import { createSearchTriggers, keepElements, META, type CollectionSchema, type Schema } from './sqliteSchema.ts';
+import { createSearchTriggers, META, type CollectionSchema, type Schema } from './sqliteSchema.ts';
 
 /** A collection a rename replaced: its tables wait under this name to be dropped (`dropRetired`). */
 const RETIRED = '~retired';
@@ -94,8 +94,8 @@ export function dropRetired(db: Database, schema: Schema): Schema | null {
 /**
  * `from` replaces `to` and ceases to exist; a `from` never written leaves `to` empty. Its tables are renamed, and what
  * is built on them comes along: its indexes, each under the name it was made with (SQLite cannot rename an index;
- * see `freeName`), its search indexes and multikey element tables. Only the triggers, named after the collection,
- * are made again. `to`'s tables are moved aside the same way, under `<to>~retired`, for `dropRetired` to drop once
+ * see `freeName`), its search indexes and multikey element tables. Only the search indexes' triggers, named after
+ * the collection, are made again. `to`'s tables are moved aside the same way, under `<to>~retired`, for `dropRetired` to drop once
  * the caller's transaction has committed, one table a transaction. A rebuild builds everything on its shadow before
  * the swap (the store's `prepareRename`), so the swap costs the renames, whatever the collection's size.
  * A reader in another process keeps the old tables (WAL) until the caller's transaction commits; the schema
@@ -109,6 +109,5 @@ export function renameCollection(db: Database, schema: Schema, from: string, to:
   if (!source) return next;
   next = moveCollection(db, next, source, to);
   for (const path of source.search) createSearchTriggers(db, to, path);
-  for (const path of source.multikey) keepElements(db, to, path);
   return next;
 }
