@@ -95,8 +95,8 @@ export function dropRetired(db: Database, schema: Schema): Schema | null {
  * `from` replaces `to` and ceases to exist; a `from` never written leaves `to` empty. Its tables are renamed, and what
  * is built on them comes along: its indexes, each under the name it was made with (SQLite cannot rename an index;
  * see `freeName`), its search indexes and multikey element tables. Only the search indexes' triggers, named after
- * the collection, are made again. `to`'s tables are moved aside the same way, under `<to>~retired`, for `dropRetired` to drop once
- * the caller's transaction has committed, one table a transaction. A rebuild builds everything on its shadow before
+ * the collection, are made again. `to`'s tables are moved aside the same way, under `<to>~retired`, for
+ * `dropRetired` to drop once the caller's transaction has committed, one table a transaction. A rebuild builds everything on its shadow before
  * the swap (the store's `prepareRename`), so the swap costs the renames, whatever the collection's size.
  * A reader in another process keeps the old tables (WAL) until the caller's transaction commits; the schema
  * cookie then changes, and every store on the file reloads what it knows.
