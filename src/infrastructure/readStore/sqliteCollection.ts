@@ -155,18 +155,20 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
   };
 
   type Elements = ReturnType<typeof makePutSql>['elements'];
-  /** The element rows of `rid` from `document`'s fields (SQLite parses those, not the document), or else from its stored document. */
-  const insertElements = (scope: Scope, elements: Elements, rid: number, document?: Document) => {
-    for (const { insert, insertStored, path } of elements) {
-      if (!document) scope.prepare(insertStored).run(rid);
-      else {
-        const value = valueAt(document, path);
-        if (value !== undefined) scope.prepare(insert).run(rid, JSON.stringify(value));
-      }
+  /** The element rows of `rid` from `document`'s fields: SQLite parses those, not the document. */
+  const insertElements = (scope: Scope, elements: Elements, rid: number, document: Document) => {
+    for (const { insert, path } of elements) {
+      const value = valueAt(document, path);
+      if (value !== undefined) scope.prepare(insert).run(rid, JSON.stringify(value));
     }
   };
   const removeElements = (scope: Scope, elements: Elements, rid: number) => {
     for (const { remove } of elements) scope.prepare(remove).run(rid);
+  };
+  /** The element rows of `rid` as its stored document has them (after a failed replacement of it). */
+  const restoreElements = (scope: Scope, elements: Elements, rid: number) => {
+    removeElements(scope, elements, rid);
+    for (const { insertStored } of elements) scope.prepare(insertStored).run(rid);
   };
 
   const written = (changes: number, id: string) => {
@@ -234,8 +236,7 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
           written(scope.prepare(sql.updateDoc).run({ rid, doc: json }).changes, document._id);
         } catch (error) {
           // The stored document is still the one before: its elements are put back from it.
-          removeElements(scope, elements, rid);
-          insertElements(scope, elements, rid);
+          restoreElements(scope, elements, rid);
           updateKeys(scope, schema, rid, keys, before);
           throw error;
         }
