@@ -145,8 +145,7 @@ function addColumn(db: Database, schema: CollectionSchema, path: string): Collec
 /** From now on the field's elements are indexed one by one, kept by the store's writes (`elementsSql`). */
 export function markMultikey(db: Database, schema: CollectionSchema, path: string): CollectionSchema {
   createElementTable(db, schema.name, path);
-  const names = tableNames(schema.name);
-  db.exec(`INSERT INTO ${quote(names.multikey(path))} (rid, value) SELECT d.rid, ${elementExpression('e')} FROM ${quote(names.docs)} AS d, json_each(d.doc, ${jsonPath(path)}) AS e`);
+  db.exec(storedElements(schema.name, path));
   record(db, schema.name, 'multikey', path);
   return { ...schema, multikey: new Set([...schema.multikey, path]) };
 }
@@ -164,15 +163,20 @@ function createElementTable(db: Database, collection: string, path: string): voi
  * document again for its elements at every insert (a tenth of a replay's time).
  */
 export function elementsSql(collection: string, path: string): { insert: string; insertStored: string; remove: string } {
-  const names = tableNames(collection);
-  const table = quote(names.multikey(path));
+  const table = quote(tableNames(collection).multikey(path));
   return {
     insert: `INSERT INTO ${table} (rid, value) SELECT ?, ${elementExpression('e')} FROM json_each(?) AS e`,
     /** From the document stored under the row id (a failed put puts the elements back as they were). */
-    insertStored: `INSERT INTO ${table} (rid, value) SELECT d.rid, ${elementExpression('e')} FROM ${quote(names.docs)} AS d, json_each(d.doc, ${jsonPath(path)}) AS e WHERE d.rid = ?`,
+    insertStored: `${storedElements(collection, path)} WHERE d.rid = ?`,
     remove: `DELETE FROM ${table} WHERE rid = ?`,
   };
 }
+
+/** Fills the field's element table from the stored documents (all of them, or those a WHERE on `d` adds). */
+const storedElements = (collection: string, path: string) => {
+  const names = tableNames(collection);
+  return `INSERT INTO ${quote(names.multikey(path))} (rid, value) SELECT d.rid, ${elementExpression('e')} FROM ${quote(names.docs)} AS d, json_each(d.doc, ${jsonPath(path)}) AS e`;
+};
 
 /** Files written before the store kept element tables itself have triggers doing it: they would add every element twice. */
 function dropElementTriggers(db: Database): void {
