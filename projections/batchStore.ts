@@ -3,8 +3,8 @@
 import type { Collection, Document, Filter, ReadStore } from '../src/infrastructure/readStore/port.ts';
 
 export interface BatchStore extends ReadStore {
-  /** Writes what the batch changed to the store below, collection by collection. */
-  flush(): Promise<void>;
+  /** Writes what the batch changed to the store below, collection by collection, or to `into` (a transaction of it). */
+  flush(into?: ReadStore): Promise<void>;
 }
 
 /** A write held back: the document, or null for a delete. */
@@ -29,21 +29,22 @@ function cachedMatch(filter: Filter): ((document: Document) => boolean) | null {
  * applies the batch again event by event on the store itself, so the failure is pinned on its event.
  */
 export function createBatchStore(under: ReadStore): BatchStore {
-  const collections = new Map<string, { collection: Collection; flush(): Promise<void> }>();
+  const collections = new Map<string, { collection: Collection; flush(into?: ReadStore): Promise<void> }>();
 
   function wrap<T extends Document>(name: string) {
     const store = under.collection<T>(name);
     const known = new Map<string, T | null>();
     let held = new Map<string, Held>();
-    const flush = async () => {
+    const flush = async (into?: ReadStore) => {
       if (held.size === 0) return;
       const writes = held;
       held = new Map();
-      if (store.bulkWrite) {
-        await store.bulkWrite([...writes].map(([id, document]) => (document ? { put: document as T } : { delete: id })));
+      const target = into ? into.collection<T>(name) : store;
+      if (target.bulkWrite) {
+        await target.bulkWrite([...writes].map(([id, document]) => (document ? { put: document as T } : { delete: id })));
         return;
       }
-      for (const [id, document] of writes) await (document ? store.put(document as T) : store.deleteOne(id));
+      for (const [id, document] of writes) await (document ? target.put(document as T) : target.deleteOne(id));
     };
     const lookup = async (id: string): Promise<T | null> => {
       if (known.has(id)) return known.get(id)!;
@@ -106,8 +107,8 @@ export function createBatchStore(under: ReadStore): BatchStore {
       if (!entry) collections.set(name, (entry = wrap<T>(name)));
       return entry.collection as unknown as Collection<T>;
     },
-    async flush() {
-      for (const { flush } of collections.values()) await flush();
+    async flush(into) {
+      for (const { flush } of collections.values()) await flush(into);
     },
     async close() {},
   };

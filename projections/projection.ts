@@ -10,6 +10,23 @@ export interface Projection {
   collections: Record<string, IndexSpec[]>;
   /** Applies one event; must be idempotent (a replayed event leaves the documents as they are). */
   apply(event: RecordedEvent, store: ReadStore): Promise<void>;
+  /** How its streams replay apart, when they can (see `SplitReplay`). */
+  split?: SplitReplay;
+}
+
+/**
+ * A projection whose streams can be replayed apart, several threads each taking a share of the streams and every
+ * event of a stream (a bulk load, `src/operations/splitReplay.ts`): a stream's documents depend on its events alone,
+ * and what depends on several streams (a project's statistics) is counted by each thread and written once all
+ * are done.
+ */
+export interface SplitReplay<Tally = unknown> {
+  /** What one thread counts, empty. Crosses threads: plain data, Maps and arrays. */
+  tally(): Tally;
+  /** Applies an event of the thread's share, counting in `tally` what it changes beyond its own stream's documents. */
+  apply(event: RecordedEvent, store: ReadStore, tally: Tally): Promise<void>;
+  /** Writes what depends on several streams from every thread's tally, once every thread has passed the same position. */
+  merge(store: ReadStore, tallies: Tally[]): Promise<void>;
 }
 
 export const CHECKPOINTS = 'checkpoints';

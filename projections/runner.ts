@@ -71,7 +71,8 @@ export interface RunnerOptions {
   reactors?: Projection[];
   /**
    * For a build into collections that are renamed into place afterwards (an online rebuild): indexes deferred for
-   * the bulk load are left for the rename's `ensureIndex` to build, once, under the collections' final names.
+   * the bulk load, its own or one on several threads before it (collections it finds loaded), are left for the
+   * rename's `ensureIndex` to build, once, under the collections' final names.
    */
   keepIndexesDeferred?: boolean;
 }
@@ -89,9 +90,11 @@ class StoreAway extends Error {
   }
 }
 
-export async function ensureCollections(read: ReadStore, projections: Projection[]): Promise<void> {
+/** The projections' collections with their indexes, or those of the collections `only` accepts. */
+export async function ensureCollections(read: ReadStore, projections: Projection[], only?: (collection: string) => Promise<boolean>): Promise<void> {
   for (const projection of projections) {
     for (const [name, indexes] of Object.entries(projection.collections)) {
+      if (only && !(await only(name))) continue;
       for (const index of indexes) await read.collection(name).ensureIndex(index);
     }
   }
@@ -106,7 +109,9 @@ export async function startProjections(
   const log = options.log ?? (() => undefined);
   const reactors = options.reactors ?? [];
   const all = [...projections, ...reactors];
-  await ensureCollections(read, all);
+  // Collections loaded already (on several threads) leave their deferred indexes to the rename.
+  const empty = async (name: string) => !(await read.collection(name).findOne({}));
+  await ensureCollections(read, all, options.keepIndexesDeferred ? empty : undefined);
   const checkpoints = read.collection<Checkpoint>(CHECKPOINTS);
   const saved = async (name: string) => (await checkpoints.findOne({ _id: name }))?.position;
   /** Where each projection is, as committed: a batch works on a copy and replaces it when it commits. */

@@ -1,6 +1,6 @@
 // Compiles the service's entry points to plain JavaScript in dist/, so a start loads no TypeScript transformer.
 //
-//   tsx scripts/build.ts                  build dist/main.js, dist/worker.js and dist/cli.js
+//   tsx scripts/build.ts                  build dist/main.js, dist/worker.js, dist/cli.js and the thread dist/splitReplayWorker.js
 //   tsx scripts/build.ts --if-stale       only when dist/ is missing or older than a file it was built from
 //   tsx scripts/build.ts --outdir DIR     build into DIR instead (the build test)
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ENTRY_POINTS = { main: 'src/main.ts', worker: 'src/worker.ts', cli: 'src/cli.ts' };
+const ENTRY_POINTS = { main: 'src/main.ts', worker: 'src/worker.ts', cli: 'src/cli.ts', splitReplayWorker: 'src/operations/splitReplayWorker.ts' };
 // Besides the bundled sources, what changes the output.
 const SETTINGS = ['tsconfig.json', 'scripts/build.ts'];
 
@@ -67,6 +67,9 @@ if (!values['if-stale'] || stale()) {
     // tsconfig.json's experimentalDecorators, which type-graphql's decorators are written for.
     tsconfig: path.join(ROOT, 'tsconfig.json'),
     sourcemap: true,
+    // Each bundle's own address, for a module that starts a thread on another bundle (src/operations/splitReplay.ts):
+    // their `import.meta.url` names their source file (`sourceLocations`).
+    banner: { js: 'const __bundleUrl = import.meta.url;' },
     metafile: true,
     logLevel: 'warning',
     plugins: [sourceLocations],

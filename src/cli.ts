@@ -13,6 +13,7 @@ import type { Projection } from '../projections/projection.ts';
 import { catchUp, startProjections } from '../projections/runner.ts';
 import { listQuarantine, retryQuarantine } from './operations/quarantine.ts';
 import { rebuildOnline } from './operations/rebuild.ts';
+import { SPLIT_FROM_EVENTS, type SplitOptions } from './operations/splitReplay.ts';
 import { progressLine } from './operations/progressLine.ts';
 
 const usage = `Usage: npm run cli -- <command> [options]
@@ -24,9 +25,13 @@ const usage = `Usage: npm run cli -- <command> [options]
   keys revoke --organization ID --key-id KEY_ID
   events STREAM                               print a stream's events, one JSON object a line
                                               (e.g. content-<uuid>, project-1, organization-1)
-  projections rebuild [NAME|all]              replay the log from 0 into shadow collections (one pass for all
+  projections rebuild [NAME|all] [--threads N]
+                                              replay the log from 0 into shadow collections (one pass for all
                                               named), then swap them in; a running service keeps serving
-                                              (projections: ${allProjections.map((p) => p.name).join(', ')})
+                                              (projections: ${allProjections.map((p) => p.name).join(', ')});
+                                              a log of ${SPLIT_FROM_EVENTS.toLocaleString('en')} events or more is replayed on a thread per core,
+                                              each a share of the streams; --threads N for N threads at any
+                                              length, 1 for none
   projections quarantine                      list the events projections could not apply
   projections quarantine retry POSITION|all   have the running service apply them again (after a fix);
                                               exit 0 when all applied, 1 when not (yet)`;
@@ -39,6 +44,7 @@ const { positionals, values } = parseArgs({
     project: { type: 'string' },
     label: { type: 'string' },
     'key-id': { type: 'string' },
+    threads: { type: 'string' },
   },
 });
 
@@ -47,7 +53,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const idOption = (option: 'organization' | 'project'): number => {
+const idOption = (option: 'organization' | 'project' | 'threads'): number => {
   const value = values[option];
   if (!value || !/^\d+$/.test(value)) return fail(`--${option} must be a positive whole number\n\n${usage}`);
   return Number(value);
@@ -72,7 +78,7 @@ async function replayInProcess(infra: Infrastructure, projections: Projection[])
   }
 }
 
-async function rebuild(infra: Infrastructure, projections: Projection[]) {
+async function rebuild(infra: Infrastructure, projections: Projection[], split: SplitOptions) {
   if (infra.readModelsInProcess) return replayInProcess(infra, projections);
   const bar = progressLine('rebuild', 'events');
   // The event store finds a running service's new events by polling, which does not hold the process open.
@@ -80,6 +86,7 @@ async function rebuild(infra: Infrastructure, projections: Projection[]) {
   const rebuilt = await rebuildOnline(infra.events, infra.read, projections, {
     progress: ({ position, head, startedMs }) => bar.update(position, Math.max(head, position), startedMs),
     log: console.error,
+    split,
   }).finally(() => clearInterval(alive));
   bar.end();
   for (const { name, position, counts, equal } of rebuilt) {
@@ -138,7 +145,8 @@ async function run(infra: Infrastructure): Promise<number> {
     case 'projections rebuild': {
       const chosen = !argument || argument === 'all' ? allProjections : allProjections.filter((p) => p.name === argument);
       if (chosen.length === 0) fail(`unknown projection ${argument}\n\n${usage}`);
-      await rebuild(infra, chosen);
+      // Threads asked for are used whatever the log's length.
+      await rebuild(infra, chosen, values.threads === undefined ? {} : { threads: idOption('threads'), from: 0 });
       return 0;
     }
     default:

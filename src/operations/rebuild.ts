@@ -5,8 +5,9 @@ import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { inTransaction, type Document, type ReadStore } from '../infrastructure/readStore/port.ts';
 import { CHECKPOINTS, type Projection } from '../../projections/projection.ts';
 import { catchUp, startProjections } from '../../projections/runner.ts';
+import { shadowOf, shadowsOf } from './shadows.ts';
+import { replaySplit, type SplitOptions } from './splitReplay.ts';
 
-export const shadowOf = (collection: string) => `${collection}~rebuild`;
 
 export interface RebuildProgress {
   /** Log position reached, and the log's last position when the rebuild began. */
@@ -34,15 +35,11 @@ function shadowStore(read: ReadStore) {
   let open = () => {};
   let fail: (error: Error) => void = () => {};
   let inFlight: Promise<unknown> = Promise.resolve();
-  const named = (store: ReadStore): ReadStore => ({
-    collection: (name) => store.collection(shadowOf(name)),
-    close: async () => {},
-  });
   const store: ReadStore = {
-    ...named(read),
+    ...shadowsOf(read),
     transaction: async (work) => {
       await gate;
-      const running = inTransaction(read, (transaction) => work(named(transaction)));
+      const running = inTransaction(read, (transaction) => work(shadowsOf(transaction)));
       inFlight = running.catch(() => undefined);
       return running;
     },
@@ -86,17 +83,20 @@ export async function rebuildOnline(
   events: EventStore,
   read: ReadStore,
   projections: Projection[],
-  options: { progress?: (progress: RebuildProgress) => void; log?: (message: string) => void } = {},
+  options: { progress?: (progress: RebuildProgress) => void; log?: (message: string) => void; split?: Pick<SplitOptions, 'threads' | 'from'> } = {},
 ): Promise<RebuiltProjection[]> {
   const collections = projections.flatMap((projection) => Object.entries(projection.collections));
   for (const name of [...collections.map(([name]) => name), CHECKPOINTS]) await read.collection(shadowOf(name)).clear();
   const head = await events.headPosition();
   const startedMs = Date.now();
   const shadow = shadowStore(read);
+  const progress = (position: number) => options.progress?.({ position, head, startedMs });
+  // A long log is loaded on every core where the stores allow; the runner then goes on from where that stopped.
+  await replaySplit(events, read, shadow.store, projections, head, { ...options.split, log: options.log, onPassed: progress });
   const runner = await startProjections(events, shadow.store, projections, {
     keepIndexesDeferred: true,
     log: options.log,
-    onProgress: (position) => options.progress?.({ position, head, startedMs }),
+    onProgress: progress,
   });
   const live = read.collection<Checkpoint>(CHECKPOINTS);
   const shadowCheckpoints = read.collection<Checkpoint>(shadowOf(CHECKPOINTS));

@@ -35,6 +35,19 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/**
+ * The share of the log one of several readers takes in a replay on several threads: streams named with one of
+ * `prefixes`; of those named with one of `shared`, each reader takes the streams whose name ends in a character
+ * whose code is `index` modulo `count` (a stream's events all go to one reader, in order); the other streams all go
+ * to reader 0.
+ */
+export interface LogShare {
+  prefixes: readonly string[];
+  shared: readonly string[];
+  index: number;
+  count: number;
+}
+
 export interface EventStore {
   /** All events of a stream in order; an empty array when the stream does not exist. */
   readStream(stream: string): Promise<RecordedEvent[]>;
@@ -51,6 +64,13 @@ export interface EventStore {
   appendMany(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** Up to `limit` events of the whole log with a position greater than `after`. */
   readAll(after: number, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * The events of `share` with a position greater than `after` and at most `until`, in order: the log filtered where
+   * it lies, so events no reader wants are never read out. Only where the log is a local file (SQLite), which `file`
+   * names for readers on other threads.
+   */
+  readShare?(after: number, until: number, share: LogShare): Promise<RecordedEvent[]>;
+  readonly file?: string;
   /** Position of the last event of the whole log, 0 when it is empty: where a catch-up ends, without reading up to it. */
   headPosition(): Promise<number>;
   /**

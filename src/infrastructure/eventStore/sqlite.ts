@@ -8,6 +8,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type LogShare,
   type RecordedEvent,
   type StreamAppend,
   type Subscription,
@@ -27,6 +28,18 @@ const toEvent = ([position, id, stream, revision, type, data, created]: Row): Re
   data: JSON.parse(data),
   created,
 });
+
+/** A stream's name begins with `prefix`, as SQL: a comparison of its first characters, no pattern. */
+const startsWith = (prefix: string) => `substr(stream, 1, ${[...prefix].length}) = ${quoted(prefix)}`;
+const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const anyOf = (conditions: string[]) => (conditions.length === 0 ? '0' : `(${conditions.join(' OR ')})`);
+
+/** The WHERE clause of a share of the log (see `LogShare`), positions as parameters. */
+function shareSql({ prefixes, shared, index, count }: LogShare): string {
+  const share = `unicode(substr(stream, -1)) % ${count} = ${index}`;
+  const others = index === 0 ? `NOT ${anyOf(shared.map(startsWith))}` : '0';
+  return `position > ? AND position <= ? AND ${anyOf(prefixes.map(startsWith))} AND (${anyOf(shared.map(startsWith))} AND ${share} OR ${others})`;
+}
 
 const BATCH = 500;
 const POLL_MS = 200;
@@ -113,6 +126,13 @@ export function createSqliteEventStore(file: string): EventStore {
     },
     async readAll(after, limit) {
       return selectAll.all(after, limit).map(toEvent);
+    },
+    file,
+    async readShare(after, until, share) {
+      if (!Number.isInteger(share.count) || share.count < 1 || !Number.isInteger(share.index) || share.index < 0 || share.index >= share.count) {
+        throw new Error(`no share ${share.index} of ${share.count}`);
+      }
+      return (db.prepare<[number, number], Row>(`${SELECT_EVENTS} WHERE ${shareSql(share)} ORDER BY position`).raw().all(after, until) as Row[]).map(toEvent);
     },
     async headPosition() {
       return selectHead.get() ?? 0;

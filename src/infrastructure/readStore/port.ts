@@ -98,6 +98,8 @@ export interface ReadStore {
   sameDocuments?(a: string, b: string): Promise<boolean>;
   /** Resolves once what the store does in the background after a write is done (SQLite: dropping the tables a rename replaced). */
   settle?(): Promise<void>;
+  /** The file the store keeps its collections in, for writers on other threads (SQLite). */
+  readonly file?: string;
   close(): Promise<void>;
 }
 

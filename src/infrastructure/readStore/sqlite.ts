@@ -344,6 +344,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   dropRetiredInSteps();
   return {
     ...store,
+    file,
     async close() {
       closing = true;
       await retiring;

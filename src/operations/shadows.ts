@@ -1,0 +1,10 @@
+// The shadow collections a rebuild writes into before it swaps them in (rebuild.ts), on whichever thread writes them.
+import type { ReadStore } from '../infrastructure/readStore/port.ts';
+
+export const shadowOf = (collection: string) => `${collection}~rebuild`;
+
+/** `store` with every collection under its shadow's name. */
+export const shadowsOf = (store: ReadStore): ReadStore => ({
+  collection: (name) => store.collection(shadowOf(name)),
+  close: async () => {},
+});

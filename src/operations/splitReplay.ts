@@ -1,0 +1,123 @@
+// A rebuild's bulk load on several threads: each takes a share of the log's streams (every event of a stream goes to
+// one thread, in order) through the projections into the shadows, so that the projections' work runs on every core
+// (docs/read-store.md, "Rebuilds").
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { EventStore } from '../infrastructure/eventStore/port.ts';
+import { inTransaction, type ReadStore } from '../infrastructure/readStore/port.ts';
+import { CHECKPOINTS, type Projection } from '../../projections/projection.ts';
+import { QUARANTINE_STREAM } from '../../projections/quarantine.ts';
+import { ensureCollections } from '../../projections/runner.ts';
+import type { ShareReport, ShareTask } from './splitReplayWorker.ts';
+
+/** Below this many events one thread is as quick: starting the others costs about a second. */
+export const SPLIT_FROM_EVENTS = 20_000;
+/** Positions of the log a thread replays per transaction (about as many events of its share as a runner's batch). */
+const STEP_POSITIONS = 8_000;
+/** Threads beyond this gain little: they share one writer of the read store. */
+const MOST_THREADS = 4;
+
+/** Set on the first line of each bundle in dist/ (scripts/build.ts): the bundle's own address. */
+declare const __bundleUrl: string | undefined;
+
+/**
+ * Starts a thread of the program: built beside the bundle when the service runs from dist/, else its source, which
+ * the thread loads through tsx (registered in the thread: Node 20 does not carry the hooks of `--import` into it).
+ */
+function startThread(task: ShareTask): Worker {
+  if (typeof __bundleUrl === 'string') return new Worker(new URL('./splitReplayWorker.js', __bundleUrl), { workerData: task });
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const program = JSON.stringify(new URL('./splitReplayWorker.ts', import.meta.url).href);
+  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${program}); });`, { eval: true, workerData: task });
+}
+
+const overlaps = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
+
+/**
+ * Why the log up to `until` cannot be replayed split, or null when it can: both stores are local files, a
+ * projection can split, no other projection reads streams of a split one's, and nothing is quarantined (a parked
+ * stream's later events must wait for it, which the runner alone keeps track of).
+ */
+async function whyNot(events: EventStore, read: ReadStore, projections: Projection[], until: number, from: number, threads: number): Promise<string | null> {
+  if (threads < 2) return `${threads} thread${threads === 1 ? '' : 's'} to run on`;
+  if (until < from) return `${until.toLocaleString('en')} events, fewer than ${from.toLocaleString('en')}`;
+  if (!events.readShare || !events.file || !read.file) return 'the stores are not local files';
+  const shared = projections.filter(({ split }) => split);
+  if (shared.length === 0) return 'no projection splits';
+  if (projections.some((one) => !one.split && shared.some((other) => overlaps(one.streamPrefix, other.streamPrefix)))) return 'projections share streams';
+  if ((await events.streamRevision(QUARANTINE_STREAM)) >= 0) return 'the log has a quarantine';
+  return null;
+}
+
+export interface SplitOptions {
+  /** Threads; by default one per core, at most MOST_THREADS. */
+  threads?: number;
+  /** The fewest events worth splitting (SPLIT_FROM_EVENTS). */
+  from?: number;
+  onPassed?: (position: number) => void;
+  log?: (message: string) => void;
+}
+
+/**
+ * Replays the log up to `until` into the empty shadows of `projections` (`shadows`, the shadow names of `read`),
+ * split among threads; then writes what depends on several streams (`SplitReplay.merge`) and the shadows'
+ * checkpoints at `until`, so a runner on the shadows goes on from there. False when it did not (see `whyNot`, or a
+ * thread failed): the shadows are then empty again, for a runner to load from the start.
+ */
+export async function replaySplit(events: EventStore, read: ReadStore, shadows: ReadStore, projections: Projection[], until: number, options: SplitOptions = {}): Promise<boolean> {
+  const threads = options.threads ?? Math.min(availableParallelism(), MOST_THREADS);
+  const log = options.log ?? (() => undefined);
+  const reason = await whyNot(events, read, projections, until, options.from ?? SPLIT_FROM_EVENTS, threads);
+  if (reason) {
+    log(`replaying on one thread: ${reason}`);
+    return false;
+  }
+  const collections = projections.flatMap((projection) => Object.keys(projection.collections));
+  // Loaded as a runner loads a long log: every key column made, then the indexes deferred (the rebuild builds them
+  // before its swap). The threads find every collection made.
+  await ensureCollections(shadows, projections);
+  for (const name of collections) await shadows.collection(name).deferIndexes?.();
+  log(`replaying on ${threads} threads, each a share of the streams`);
+  const passed = new Array<number>(threads).fill(0);
+  const workers: Worker[] = [];
+  const finished = Array.from({ length: threads }, (_, index) => {
+    const task: ShareTask = {
+      eventsFile: events.file!,
+      readFile: read.file!,
+      projections: projections.map(({ name }) => name),
+      share: { prefixes: projections.map(({ streamPrefix }) => streamPrefix), shared: projections.flatMap(({ split, streamPrefix }) => (split ? [streamPrefix] : [])), index, count: threads },
+      until,
+      step: STEP_POSITIONS,
+    };
+    const worker = startThread(task);
+    workers.push(worker);
+    return new Promise<Map<string, unknown>>((resolve, reject) => {
+      worker.on('message', (report: ShareReport) => {
+        if (report.kind === 'passed') {
+          passed[index] = report.position;
+          options.onPassed?.(Math.min(...passed));
+        } else if (report.kind === 'done') resolve(report.tallies);
+        else reject(new Error(report.error));
+      });
+      worker.on('error', reject);
+      worker.on('exit', (code) => reject(new Error(`thread ${index} exited with code ${code}`)));
+    });
+  });
+  let tallies: Map<string, unknown>[];
+  try {
+    tallies = await Promise.all(finished);
+  } catch (error) {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+    log(`replaying on one thread: a thread failed (${error instanceof Error ? error.message : String(error)})`);
+    for (const name of [...collections, CHECKPOINTS]) await shadows.collection(name).clear();
+    return false;
+  }
+  await Promise.all(workers.map((worker) => worker.terminate()));
+  await inTransaction(shadows, async (transaction) => {
+    for (const { name, split } of projections) {
+      if (split) await split.merge(transaction, tallies.map((tally) => tally.get(name)));
+      await transaction.collection(CHECKPOINTS).put({ _id: name, position: until });
+    }
+  });
+  return true;
+}

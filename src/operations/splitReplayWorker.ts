@@ -1,0 +1,58 @@
+// A thread of a split replay (splitReplay.ts): its share of the log's streams through the projections, into the
+// rebuild's shadow collections, a transaction per step of the log; what depends on several streams is counted and
+// sent back when it is done.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LogShare } from '../infrastructure/eventStore/port.ts';
+import { createSqliteEventStore } from '../infrastructure/eventStore/sqlite.ts';
+import { inTransaction } from '../infrastructure/readStore/port.ts';
+import { createSqliteReadStore } from '../infrastructure/readStore/sqlite.ts';
+import { createBatchStore } from '../../projections/batchStore.ts';
+import { allProjections } from '../../projections/index.ts';
+import { shadowsOf } from './shadows.ts';
+
+export interface ShareTask {
+  eventsFile: string;
+  readFile: string;
+  projections: string[];
+  share: LogShare;
+  /** The last position replayed, and how many positions a step takes. */
+  until: number;
+  step: number;
+}
+
+export type ShareReport = { kind: 'passed'; position: number } | { kind: 'done'; tallies: Map<string, unknown> } | { kind: 'failed'; error: string };
+
+const report = (message: ShareReport) => parentPort!.postMessage(message);
+
+async function replayShare({ eventsFile, readFile, projections: names, share, until, step }: ShareTask): Promise<Map<string, unknown>> {
+  const events = createSqliteEventStore(eventsFile);
+  const read = createSqliteReadStore(readFile);
+  const projections = allProjections.filter(({ name }) => names.includes(name));
+  const tallies = new Map(projections.flatMap(({ name, split }) => (split ? [[name, split.tally()] as const] : [])));
+  try {
+    for (let after = 0; after < until; after += step) {
+      const to = Math.min(after + step, until);
+      // Documents are read from what is committed (this thread's own streams: no other thread writes them) and
+      // written at the end of the step, so the write lock is held only while they are.
+      const batch = createBatchStore(shadowsOf(read));
+      for (const event of await events.readShare!(after, to, share)) {
+        for (const projection of projections) {
+          if (!event.stream.startsWith(projection.streamPrefix)) continue;
+          const { split } = projection;
+          await (split ? split.apply(event, batch, tallies.get(projection.name)) : projection.apply(event, batch));
+        }
+      }
+      await inTransaction(read, (transaction) => batch.flush(shadowsOf(transaction)));
+      report({ kind: 'passed', position: to });
+    }
+    return tallies;
+  } finally {
+    await read.close();
+    await events.close();
+  }
+}
+
+replayShare(workerData as ShareTask).then(
+  (tallies) => report({ kind: 'done', tallies }),
+  (error: unknown) => report({ kind: 'failed', error: error instanceof Error ? error.message : String(error) }),
+);
