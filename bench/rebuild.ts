@@ -32,8 +32,18 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole
 const baseline = args.baseline ? path.resolve(args.baseline) : undefined;
 if (baseline && !existsSync(path.join(baseline, 'src/cli.ts'))) throw new Error(`no src/cli.ts in ${baseline}`);
 /** The checkouts measured: this one, and the baseline's when given (its own code, this repository's node_modules). */
-const trees = [{ label: 'this tree', root: ROOT }, ...(baseline ? [{ label: `baseline ${path.basename(baseline)}`, root: baseline }] : [])];
-const CPU_ON_EXIT = path.join(ROOT, 'bench/cpuOnExit.ts');
+const trees = [{ label: 'this tree', root: ROOT }, ...(baseline ? [{ label: `baseline ${path.basename(baseline)}`, root: baseline }] : [])].map((tree) => ({ ...tree, built: buildCli(tree.root) }));
+const CPU_ON_EXIT = path.join(ROOT, 'bench/cpuOnExit.mjs');
+
+/**
+ * Each tree's CLI as `npm run cli` runs it, compiled (scripts/build.ts) into a directory of the bench's own inside
+ * the tree, where the bundles find its node_modules: what is measured is the JavaScript users run, not tsx.
+ */
+function buildCli(root: string): string {
+  const outdir = path.join(root, '.bench', `cli-${process.pid}`);
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--outdir', outdir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  return outdir;
+}
 
 /** Runs a command to its end: its wall time, and its output (the end of stderr, where the progress bar is). */
 function timed(command: string[], env: Record<string, string>, cwd = ROOT): Promise<{ seconds: number; output: string }> {
@@ -75,8 +85,8 @@ interface Run {
   peakMb: number;
 }
 
-async function rebuildOnce(name: string, root: string): Promise<Run> {
-  const { seconds, output } = await timed(['--import', 'tsx', '--import', CPU_ON_EXIT, 'src/cli.ts', 'projections', 'rebuild', name], env, root);
+async function rebuildOnce(name: string, { root, built }: (typeof trees)[number]): Promise<Run> {
+  const { seconds, output } = await timed(['--import', CPU_ON_EXIT, path.join(built, 'cli.js'), 'projections', 'rebuild', name], env, root);
   const bar = /([\d,]+) events\/s, done/.exec(output)?.[1];
   const swap = /swapped the shadows in: ([\d.]+) s/.exec(output)?.[1];
   return { seconds, barRate: bar ? Number(bar.replaceAll(',', '')) : null, cpuMs: Number(/cpu time: (\d+) ms/.exec(output)?.[1] ?? NaN), swapSeconds: swap ? Number(swap) : null, peakMb: Number(/peak resident memory: (\d+) MB/.exec(output)?.[1] ?? NaN) };
@@ -95,9 +105,9 @@ try {
     // The trees take turns, so that a change in the machine's load falls on each alike.
     const measured = new Map(trees.map(({ root }) => [root, [] as Run[]]));
     for (let n = 0; n < runs; n++) {
-      for (const { label, root } of n % 2 === 0 ? trees : [...trees].reverse()) {
-        console.error(`rebuilding ${name} (${label}, run ${n + 1} of ${runs})`);
-        measured.get(root)!.push(await rebuildOnce(name, root));
+      for (const tree of n % 2 === 0 ? trees : [...trees].reverse()) {
+        console.error(`rebuilding ${name} (${tree.label}, run ${n + 1} of ${runs})`);
+        measured.get(tree.root)!.push(await rebuildOnce(name, tree));
       }
     }
     const summary = trees.map(({ label, root }) => {
@@ -138,4 +148,5 @@ try {
   console.log(`| start-up to first answer, checkpoints current (median of ${starts}) | ${median(startups).toFixed(2)} s | | | | | | |`);
 } finally {
   if (temporary) rmSync(temporary, { recursive: true, force: true });
+  for (const { built } of trees) rmSync(built, { recursive: true, force: true });
 }
