@@ -5,6 +5,8 @@ import type { Collection, Document, Filter, ReadStore } from '../src/infrastruct
 export interface BatchStore extends ReadStore {
   /** Writes what the batch changed to the store below, collection by collection, or to `into` (a transaction of it). */
   flush(into?: ReadStore): Promise<void>;
+  /** The documents `flush` would put. */
+  held(): Iterable<Document>;
 }
 
 /** A write held back: the document, or null for a delete. */
@@ -29,7 +31,7 @@ function cachedMatch(filter: Filter): ((document: Document) => boolean) | null {
  * applies the batch again event by event on the store itself, so the failure is pinned on its event.
  */
 export function createBatchStore(under: ReadStore): BatchStore {
-  const collections = new Map<string, { collection: Collection; flush(into?: ReadStore): Promise<void> }>();
+  const collections = new Map<string, { collection: Collection; flush(into?: ReadStore): Promise<void>; held(): Iterable<Held> }>();
 
   function wrap<T extends Document>(name: string) {
     const store = under.collection<T>(name);
@@ -98,7 +100,7 @@ export function createBatchStore(under: ReadStore): BatchStore {
         for (const write of writes) await ('put' in write ? collection.put(write.put) : collection.deleteOne(write.delete));
       },
     };
-    return { collection: collection as unknown as Collection, flush };
+    return { collection: collection as unknown as Collection, flush, held: () => held.values() };
   }
 
   return {
@@ -109,6 +111,9 @@ export function createBatchStore(under: ReadStore): BatchStore {
     },
     async flush(into) {
       for (const { flush } of collections.values()) await flush(into);
+    },
+    *held() {
+      for (const { held } of collections.values()) for (const document of held()) if (document) yield document;
     },
     async close() {},
   };

@@ -10,7 +10,7 @@ import { QUARANTINE_STREAM } from '../../projections/quarantine.ts';
 import { ensureCollections } from '../../projections/runner.ts';
 import type { ShareReport, ShareTask } from './splitReplayWorker.ts';
 
-/** Below this many events one thread is as quick: starting the others costs about a second. */
+/** Below this many events one thread is about as quick: starting threads (their modules, their connections) costs part of a second. */
 export const SPLIT_FROM_EVENTS = 20_000;
 /**
  * Positions of the log a thread replays per transaction: with 2 threads at 100,000 items as fast as 8,000 and about

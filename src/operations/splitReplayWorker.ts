@@ -6,6 +6,7 @@ import type { LogShare } from '../infrastructure/eventStore/port.ts';
 import { createSqliteEventStore } from '../infrastructure/eventStore/sqlite.ts';
 import { inTransaction } from '../infrastructure/readStore/port.ts';
 import { createSqliteReadStore } from '../infrastructure/readStore/sqlite.ts';
+import { serializeAhead } from '../infrastructure/readStore/sqliteCollection.ts';
 import { createBatchStore } from '../../projections/batchStore.ts';
 import { allProjections } from '../../projections/index.ts';
 import { shadowsOf } from './shadows.ts';
@@ -61,6 +62,8 @@ async function replayShare({ writing, eventsFile, readFile, projections: names, 
           await (split ? split.apply(event, batch, tallies.get(projection.name)) : projection.apply(event, batch));
         }
       }
+      // Their JSON made first: the threads' turns at the one writer are most of a split replay's time.
+      serializeAhead(batch.held());
       await inTurn(() => inTransaction(read, (transaction) => batch.flush(shadowsOf(transaction))));
       report({ kind: 'passed', position: to });
     }

@@ -44,6 +44,16 @@ class DocumentTooDeep extends Error {
   }
 }
 
+/**
+ * Documents whose JSON was made before their put (`serializeAhead`). A writer that takes turns with others (a split
+ * replay's threads) makes it before its turn, so the turn holds only SQLite's work; the document must not change
+ * after (projections make new documents rather than change the ones they read).
+ */
+const serialized = new WeakMap<Document, string>();
+export function serializeAhead(documents: Iterable<Document>): void {
+  for (const document of documents) serialized.set(document, JSON.stringify(document));
+}
+
 const emptySchema = (name: string): CollectionSchema => ({ name, paths: [], multikey: new Set(), indexes: new Map(), search: [] });
 
 /** `searchedNow`: the fields to keep a search index of, asked at each write (none while a bulk load defers it). */
@@ -219,7 +229,7 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
       const keys = schema.paths.map((path) => bound(valueAt(document, path) ?? null));
       const sql = putStatements(schema);
       const existing = scope.prepare(sql.select).raw().get(document._id) as unknown[] | undefined;
-      const json = JSON.stringify(document);
+      const json = serialized.get(document) ?? JSON.stringify(document);
       // Keys, document and elements change together or not at all: a document SQLite refuses (its JSON too deep)
       // must not leave a key row behind for every list to trip over. Each statement is atomic alone; when a later one
       // fails, the earlier ones are undone by hand. Not a savepoint: one makes the search index flush its pending
