@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
+import { useWriteAheadLog } from '../sqliteLog.ts';
 import {
   WrongExpectedRevision,
   type AppendResult,
@@ -46,7 +47,7 @@ const POLL_MS = 200;
 
 export function createSqliteEventStore(file: string): EventStore {
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  useWriteAheadLog(db);
   db.pragma('synchronous = NORMAL');
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (

@@ -1,5 +1,6 @@
 // Embedded read store: SQLite tables per collection with indexed key columns; MongoDB filters run as SQL (docs/read-store.md).
 import Database, { type Database as Connection, type Statement } from 'better-sqlite3';
+import { useWriteAheadLog } from '../sqliteLog.ts';
 import type { Collection, Document, IndexSpec, ReadStore } from './port.ts';
 import { regexMatches } from './regexLiteral.ts';
 import { wordPairs } from './sqliteSearch.ts';
@@ -33,7 +34,7 @@ const ANALYSIS_ROWS = 2_000;
 
 function open(file: string, cacheKib: number): Connection {
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  useWriteAheadLog(db);
   db.pragma('synchronous = NORMAL');
   db.pragma(`cache_size = -${cacheKib}`);
   db.function('rs_regexp', { deterministic: true }, (pattern, flags, value) => (regexMatches(String(pattern), String(flags), value) ? 1 : 0));
