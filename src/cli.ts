@@ -53,7 +53,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const idOption = (option: 'organization' | 'project' | 'threads'): number => {
+const wholeNumberOption = (option: 'organization' | 'project' | 'threads'): number => {
   const value = values[option];
   if (!value || !/^\d+$/.test(value)) return fail(`--${option} must be a positive whole number\n\n${usage}`);
   return Number(value);
@@ -123,30 +123,30 @@ async function run(infra: Infrastructure): Promise<number> {
       return 0;
     }
     case 'projects create': {
-      const organizationId = idOption('organization');
+      const organizationId = wholeNumberOption('organization');
       const { projectId } = await createProjectHandlers(infra.events).create(organizationId, { name: values.name }, now);
       const key = await projectKey(infra, organizationId, projectId, values.label ?? 'cli');
       console.log(`project ${projectId}\nproject API key ${key.key} (key id ${key.keyId}; shown once)`);
       return 0;
     }
     case 'keys create': {
-      const organizationId = idOption('organization');
+      const organizationId = wholeNumberOption('organization');
       const label = values.label ?? 'cli';
       const key = values.project
-        ? await projectKey(infra, organizationId, idOption('project'), label)
+        ? await projectKey(infra, organizationId, wholeNumberOption('project'), label)
         : await organizations.issueKey(organizationId, 'organization', null, label, now);
       console.log(`API key ${key.key} (key id ${key.keyId}; shown once)`);
       return 0;
     }
     case 'keys revoke':
-      await organizations.revokeKey(idOption('organization'), values['key-id'] ?? fail('--key-id is required'), now);
+      await organizations.revokeKey(wholeNumberOption('organization'), values['key-id'] ?? fail('--key-id is required'), now);
       console.log('revoked');
       return 0;
     case 'projections rebuild': {
       const chosen = !argument || argument === 'all' ? allProjections : allProjections.filter((p) => p.name === argument);
       if (chosen.length === 0) fail(`unknown projection ${argument}\n\n${usage}`);
       // Threads asked for are used whatever the log's length.
-      await rebuild(infra, chosen, values.threads === undefined ? {} : { threads: idOption('threads'), from: 0 });
+      await rebuild(infra, chosen, values.threads === undefined ? {} : { threads: wholeNumberOption('threads'), from: 0 });
       return 0;
     }
     default:

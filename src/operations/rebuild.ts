@@ -8,7 +8,6 @@ import { catchUp, startProjections } from '../../projections/runner.ts';
 import { shadowOf, shadowsOf } from './shadows.ts';
 import { replaySplit, type SplitOptions } from './splitReplay.ts';
 
-
 export interface RebuildProgress {
   /** Log position reached, and the log's last position when the rebuild began. */
   position: number;
