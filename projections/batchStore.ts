@@ -24,18 +24,29 @@ function cachedMatch(filter: Filter): ((document: Document) => boolean) | null {
   return (document) => entries.every(([field, value]) => (document[field] ?? null) === value);
 }
 
+export interface BatchOptions {
+  /**
+   * When each collection below holds only documents of these ids (a split replay's thread, over shadows that were
+   * empty, reading only documents of its own streams): a lookup of another id is answered null without a query, and
+   * the batch adds the ids it puts. Kept by the caller from one batch to the next.
+   */
+  onlyHolds?: Map<string, Set<string>>;
+}
+
 /**
  * Lookups by `_id` are served from what the batch read or wrote (no copy, no parse: projections build new documents
  * rather than change the ones they read); writes are held until `flush`. Any other query first writes the
  * collection's held writes, so it sees them. A write the store refuses surfaces at the flush: the runner then
  * applies the batch again event by event on the store itself, so the failure is pinned on its event.
  */
-export function createBatchStore(under: ReadStore): BatchStore {
+export function createBatchStore(under: ReadStore, { onlyHolds }: BatchOptions = {}): BatchStore {
   const collections = new Map<string, { collection: Collection; flush(into?: ReadStore): Promise<void>; held(): Iterable<Held> }>();
 
   function wrap<T extends Document>(name: string) {
     const store = under.collection<T>(name);
     const known = new Map<string, T | null>();
+    let holds = onlyHolds?.get(name);
+    if (onlyHolds && !holds) onlyHolds.set(name, (holds = new Set()));
     let held = new Map<string, Held>();
     const flush = async (into?: ReadStore) => {
       if (held.size === 0) return;
@@ -50,7 +61,7 @@ export function createBatchStore(under: ReadStore): BatchStore {
     };
     const lookup = async (id: string): Promise<T | null> => {
       if (known.has(id)) return known.get(id)!;
-      const found = await store.findOne({ _id: id });
+      const found = holds && !holds.has(id) ? null : await store.findOne({ _id: id });
       known.set(id, found);
       return found;
     };
@@ -78,6 +89,7 @@ export function createBatchStore(under: ReadStore): BatchStore {
         return store.count(filter);
       },
       async put(document) {
+        holds?.add(document._id);
         known.set(document._id, document);
         held.set(document._id, document);
       },
@@ -88,12 +100,14 @@ export function createBatchStore(under: ReadStore): BatchStore {
       async clear() {
         held = new Map();
         known.clear();
+        holds?.clear();
         await store.clear();
       },
       ensureIndex: (index) => store.ensureIndex(index),
       async insert(document) {
         await flush();
         known.delete(document._id);
+        holds?.add(document._id);
         return store.insert(document);
       },
       async bulkWrite(writes) {

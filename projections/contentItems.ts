@@ -22,13 +22,16 @@ const defaults = {
 };
 
 /** A field set to null takes its default; fields left out are not touched; manual segments become requestedSegments, metadata becomes metadataJson. */
-const viewFields = (fields: object) =>
-  Object.fromEntries(
-    Object.entries(fields).map(([key, value]) => {
-      if (key === 'metadata') return ['metadataJson', value == null ? null : JSON.stringify(value)];
-      return [key === 'segments' ? 'requestedSegments' : key, value === null && key in defaults ? defaults[key as keyof typeof defaults] : value];
-    }),
-  );
+function viewFields(fields: object): Record<string, unknown> {
+  // Keys, not entries mapped and put together again: a replay makes views of every item, and the pairs are garbage.
+  const view: Record<string, unknown> = {};
+  for (const key of Object.keys(fields)) {
+    const value = (fields as Record<string, unknown>)[key];
+    if (key === 'metadata') view.metadataJson = value == null ? null : JSON.stringify(value);
+    else view[key === 'segments' ? 'requestedSegments' : key] = value === null && key in defaults ? defaults[key as keyof typeof defaults] : value;
+  }
+  return view;
+}
 
 /** The item after an event of its stream (not its creation); null when the event deletes it. */
 function evolveView(item: ContentItemView, event: ContentEvent, revision: number): ContentItemView | null {

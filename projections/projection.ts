@@ -23,7 +23,10 @@ export interface Projection {
 export interface SplitReplay<Tally = unknown> {
   /** What one thread counts, empty. Crosses threads: plain data, Maps and arrays. */
   tally(): Tally;
-  /** Applies an event of the thread's share, counting in `tally` what it changes beyond its own stream's documents. */
+  /**
+   * Applies an event of the thread's share, counting in `tally` what it changes beyond its own stream's documents. It
+   * reads only documents its stream's events wrote: the thread answers a lookup of any other as absent.
+   */
   apply(event: RecordedEvent, store: ReadStore, tally: Tally): Promise<void>;
   /** Writes what depends on several streams from every thread's tally, once every thread has passed the same position. */
   merge(store: ReadStore, tallies: Tally[]): Promise<void>;

@@ -49,12 +49,15 @@ async function replayShare({ writing, eventsFile, readFile, projections: names, 
   const read = createSqliteReadStore(readFile);
   const projections = allProjections.filter(({ name }) => names.includes(name));
   const tallies = new Map(projections.flatMap(({ name, split }) => (split ? [[name, split.tally()] as const] : [])));
+  // The shadows were empty and a split projection reads only its own streams' documents: what this thread has not
+  // written is not there, and its lookups need no query.
+  const onlyHolds = new Map<string, Set<string>>();
   try {
     for (let after = 0; after < until; after += step) {
       const to = Math.min(after + step, until);
       // Documents are read from what is committed (this thread's own streams: no other thread writes them) and
       // written at the end of the step, so the write lock is held only while they are.
-      const batch = createBatchStore(shadowsOf(read));
+      const batch = createBatchStore(shadowsOf(read), { onlyHolds });
       for (const event of await events.readShare!(after, to, share)) {
         for (const projection of projections) {
           if (!event.stream.startsWith(projection.streamPrefix)) continue;

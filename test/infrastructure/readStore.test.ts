@@ -99,6 +99,35 @@ describe('SQLite', () => {
     expect(elementRows(file, 'deep').map(([, value]) => value)).toEqual(['a', 'b']);
   });
 
+  it("makes an array's element rows at a put as SQLite makes them from the stored documents, for every kind of element", async () => {
+    const file = path.join(dir, 'elements.sqlite');
+    const store = createSqliteReadStore(file);
+    const documents = [
+      { _id: 'z1', tags: ['text', 7, 2.5, true, null, { k: 'v' }, ['a', 1]] },
+      { _id: 'z2', tags: [false, 'other', 7] },
+      { _id: 'z3', tags: 'alone' },
+      { _id: 'z4', tags: { k: 'v' } },
+    ];
+    // One collection indexed before its puts (rows made from the documents as they are put), one after (from the stored JSON).
+    await store.collection('before').ensureIndex({ name: 'tags', keys: { tags: 1 } });
+    for (const document of documents) {
+      await store.collection('before').put(document);
+      await store.collection('after').put(document);
+    }
+    await store.collection('after').ensureIndex({ name: 'tags', keys: { tags: 1 } });
+    for (const name of ['before', 'after']) {
+      const find = async (tag: unknown) => (await store.collection(name).find({ tags: tag }, { sort: { _id: 1 } })).map((document) => document._id);
+      expect(await find(7)).toEqual(['z1', 'z2']);
+      expect(await find(2.5)).toEqual(['z1']);
+      expect(await find(true)).toEqual(['z1']);
+      expect(await find(false)).toEqual(['z2']);
+      expect(await find('alone')).toEqual(['z3']);
+    }
+    await store.close();
+    expect(elementRows(file, 'before')).toEqual(elementRows(file, 'after'));
+    expect(elementRows(file, 'before')).toHaveLength(12);
+  });
+
   it('opens a file whose element tables were kept by triggers, and drops them, so no element is added twice', async () => {
     const file = path.join(dir, 'triggers.sqlite');
     const first = createSqliteReadStore(file);

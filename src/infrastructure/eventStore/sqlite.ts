@@ -43,6 +43,8 @@ function shareSql({ prefixes, shared, index, count }: LogShare): string {
 }
 
 const BATCH = 500;
+/** The most of the file a share's read maps (SQLite maps no more than it was built to: 2 GB; pages past it are read as usual). */
+const SHARE_MAP_BYTES = 2 ** 31;
 const POLL_MS = 200;
 
 export function createSqliteEventStore(file: string): EventStore {
@@ -133,7 +135,16 @@ export function createSqliteEventStore(file: string): EventStore {
       if (!Number.isInteger(share.count) || share.count < 1 || !Number.isInteger(share.index) || share.index < 0 || share.index >= share.count) {
         throw new Error(`no share ${share.index} of ${share.count}`);
       }
-      return (db.prepare<[number, number], Row>(`${SELECT_EVENTS} WHERE ${shareSql(share)} ORDER BY position`).raw().all(after, until) as Row[]).map(toEvent);
+      // Each share reads every page of the range: mapped, the pages are read where the OS keeps them rather than
+      // copied in one by one. Unmapped again after, so the pages a replay touched do not stay in its memory.
+      db.pragma(`mmap_size = ${SHARE_MAP_BYTES}`);
+      let rows: Row[];
+      try {
+        rows = db.prepare<[number, number], Row>(`${SELECT_EVENTS} WHERE ${shareSql(share)} ORDER BY position`).raw().all(after, until) as Row[];
+      } finally {
+        db.pragma('mmap_size = 0');
+      }
+      return rows.map(toEvent);
     },
     async headPosition() {
       return selectHead.get() ?? 0;

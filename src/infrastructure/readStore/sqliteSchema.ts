@@ -162,10 +162,13 @@ function createElementTable(db: Database, collection: string, path: string): voi
  * others a row id. The store's writes run them rather than triggers on the documents, which parsed the whole
  * document again for its elements at every insert (a tenth of a replay's time).
  */
-export function elementsSql(collection: string, path: string): { insert: string; insertStored: string; remove: string } {
+export function elementsSql(collection: string, path: string): { insert: string; insertElement: string; insertStored: string; remove: string } {
   const table = quote(tableNames(collection).multikey(path));
   return {
+    /** The elements of the field's value, as JSON. */
     insert: `INSERT INTO ${table} (rid, value) SELECT ?, ${elementExpression('e')} FROM json_each(?) AS e`,
+    /** One element of an array, encoded by `bound` as `elementExpression` encodes it in SQL. */
+    insertElement: `INSERT INTO ${table} (rid, value) VALUES (?, ?)`,
     /** From the document stored under the row id (a failed put puts the elements back as they were). */
     insertStored: `${storedElements(collection, path)} WHERE d.rid = ?`,
     remove: `DELETE FROM ${table} WHERE rid = ?`,
