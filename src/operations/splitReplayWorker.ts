@@ -49,8 +49,9 @@ async function replayShare({ writing, eventsFile, readFile, projections: names, 
   const read = createSqliteReadStore(readFile);
   const projections = allProjections.filter(({ name }) => names.includes(name));
   const tallies = new Map(projections.flatMap(({ name, split }) => (split ? [[name, split.tally()] as const] : [])));
-  // The shadows were empty and a split projection reads only its own streams' documents: what this thread has not
-  // written is not there, and its lookups need no query.
+  // The shadows were empty, a split projection reads only its own streams' documents, and the streams of the others
+  // all go to thread 0, which writes all of their documents: what this thread has not written is not there for it
+  // to read, and its lookups of it need no query.
   const onlyHolds = new Map<string, Set<string>>();
   try {
     for (let after = 0; after < until; after += step) {
