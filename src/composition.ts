@@ -92,6 +92,7 @@ export function synthesizerOf(config: Config, voices: VoiceCatalogue, warmUp?: {
         threads: Math.max(1, Math.floor(availableParallelism() / config.PIPER_WORKERS)),
         timeoutMs,
         maxRssMb: config.PIPER_WORKER_MAX_RSS_MB,
+        seed: config.SPEECH_SEED,
       })
     : undefined;
   const kokoro = offers('kokoro')

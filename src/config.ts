@@ -53,6 +53,12 @@ export const configSchema = z.object({
   PIPER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   /** A Piper worker whose peak memory passes this is replaced after its request. */
   PIPER_WORKER_MAX_RSS_MB: z.coerce.number().int().min(256).default(1024),
+  /**
+   * The seed Piper's voices draw their noise from: set, the same text, voice and speed always give the same samples
+   * (the tests set it, so that what the recognizer hears does not change from run to run); unset, each reading varies
+   * a little, as the voice was trained. Kokoro's speech is the same every time either way.
+   */
+  SPEECH_SEED: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(2 ** 32 - 1).optional()),
   /** Kokoro's virtual environment, its English voices in voices/ (scripts/install-tools.sh); without it, no Kokoro voice is offered. */
   KOKORO_VENV: z.string().min(1).default('/root/.cache/service-tools/kokoro'),
   /** Long-lived Kokoro worker processes (one core each while speaking): how many texts Kokoro speaks at once. */

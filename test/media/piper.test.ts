@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { configSchema } from '../../src/config.ts';
 import { createPiperEngine, installedPiperVoices, workerScript } from '../../src/media/engines/piper.ts';
 import { SynthesisError } from '../../src/media/errors.ts';
 import { probeDurationMs, silences } from '../../src/media/probe.ts';
-import { SAMPLE_RATE } from '../../src/media/synthesizer.ts';
+import { SAMPLE_RATE, type SpokenText } from '../../src/media/synthesizer.ts';
+import { parseWav } from '../../src/media/wav.ts';
 import { tokensOf } from '../support/generation.ts';
 import { expectEveryWordTimed } from '../support/speech.ts';
 
@@ -139,5 +140,32 @@ describe('the Piper worker pool', () => {
     } finally {
       hasty.close();
     }
+  });
+});
+
+describe("the voice's noise", () => {
+  const text = 'The late opening now starts at 3:45pm, Dr. Patel said.';
+  const samples = async (spoken: SpokenText) => parseWav(await readFile(spoken.wavPath), spoken.wavPath).data;
+
+  it('is drawn from SPEECH_SEED when set: the same text gives the same samples and word times, in any worker, at any request', async () => {
+    const seeded = createPiperEngine({ python, workers: 2, threads: 1, timeoutMs: 30_000, maxRssMb: 1024, seed: 24 });
+    try {
+      // Two at once (one on each worker), then one more on whichever worker has spoken before.
+      const readings = await Promise.all([0, 1].map((i) => seeded.speak(text, JOE, join(dir, `seeded-${i}.wav`))));
+      readings.push(await seeded.speak(text, JOE, join(dir, 'seeded-2.wav')));
+      expect(workerPids(' 24 1024')).toHaveLength(2);
+      const [first, ...others] = await Promise.all(readings.map(samples));
+      for (const [i, other] of others.entries()) {
+        expect(other.equals(first!), `reading ${i + 2}`).toBe(true);
+        expect(readings[i + 1]!.words).toEqual(readings[0]!.words);
+      }
+    } finally {
+      seeded.close();
+    }
+  });
+
+  it('varies from one reading to the next without a seed', async () => {
+    const [first, second] = [await engine.speak(text, JOE, join(dir, 'free-0.wav')), await engine.speak(text, JOE, join(dir, 'free-1.wav'))];
+    expect((await samples(second)).equals(await samples(first))).toBe(false);
   });
 });

@@ -29,9 +29,12 @@ export interface TestServer {
 
 export const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'service-test-'));
 
+/** The seed of the voices' noise in every test server: a text is narrated the same in every run (docs/voices.md). */
+export const TEST_SPEECH_SEED = '24';
+
 /** Environment of a test server; with TEST_MONGODB_URL each data dir gets its own database. */
 export function serverEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  const env = loopbackEnv(dataDir, TEST_KEY, { rateLimit: 100_000, generation: false });
+  const env: Record<string, string> = { ...loopbackEnv(dataDir, TEST_KEY, { rateLimit: 100_000, generation: false }), SPEECH_SEED: TEST_SPEECH_SEED };
   const name = path.basename(dataDir).replace(/\W/g, '_');
   if (process.env.TEST_MONGODB_URL) env.MONGODB_URL = `${process.env.TEST_MONGODB_URL}/t_${name}`;
   if (process.env.TEST_TEMPORAL_ADDRESS) {

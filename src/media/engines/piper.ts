@@ -6,8 +6,12 @@ import { createWorkerEngine, type WarmableEngine, type WorkerPoolOptions } from 
 
 export const workerScript = fileURLToPath(new URL('./piperWorker.py', import.meta.url));
 
-/** Piper's venv Python (piper-tts and the voice packages), the pool's bounds, and each worker's onnxruntime threads (default: one per core). */
-export type PiperOptions = WorkerPoolOptions & { threads?: number };
+/**
+ * Piper's venv Python (piper-tts and the voice packages), the pool's bounds, each worker's onnxruntime threads
+ * (default: one per core), and the seed of the voices' noise: with one, the same text, voice and speed give the same
+ * samples every time (for a given number of threads); without, each reading varies a little.
+ */
+export type PiperOptions = WorkerPoolOptions & { threads?: number; seed?: number };
 
 export type PiperEngine = WarmableEngine;
 
@@ -19,5 +23,5 @@ export async function installedPiperVoices(python: string, packages: readonly st
 }
 
 export function createPiperEngine(options: PiperOptions): PiperEngine {
-  return createWorkerEngine('Piper', workerScript, [String(options.threads ?? 0)], options);
+  return createWorkerEngine('Piper', workerScript, [String(options.threads ?? 0), options.seed === undefined ? '-' : String(options.seed)], options);
 }

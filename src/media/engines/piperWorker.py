@@ -25,9 +25,13 @@ def number_arg(at: int) -> int:
     return int(sys.argv[at]) if len(sys.argv) > at and sys.argv[at].isdigit() else 0
 
 
-# `python piperWorker.py THREADS MAX_RSS_MB` (piper.ts passes THREADS, workerPool.ts adds the bound): onnxruntime's
-# threads for this worker (0: its default, one per core), and the peak memory past which the worker leaves.
-THREADS, MAX_RSS_MB = number_arg(1), number_arg(2)
+# `python piperWorker.py THREADS SEED MAX_RSS_MB` (piper.ts passes THREADS and SEED, workerPool.ts adds the bound):
+# onnxruntime's threads for this worker (0: its default, one per core), the seed of the voice's noise ("-": none,
+# see seeded_noise), and the peak memory past which the worker leaves.
+THREADS, MAX_RSS_MB = number_arg(1), number_arg(3)
+SEED = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else None
+# Standard normal values per noise node of a seeded model: 4 MB each, 5,400 frames (63 s) of the flow's 192 channels.
+NOISE_BANK = 1 << 20
 
 
 def voice_files(package: str):
@@ -66,6 +70,8 @@ def load(package: str):
         add_alignment_output(model)
     except ValueError:
         pass  # the model already outputs them
+    if SEED is not None:
+        seeded_noise(model, SEED)
     options = onnxruntime.SessionOptions()
     if THREADS:
         options.intra_op_num_threads = THREADS
@@ -74,6 +80,52 @@ def load(package: str):
     # Bounded: a worker lives for many requests and most words recur.
     voice.isolated = lru_cache(maxsize=20_000)(lambda token: "".join("".join(s) for s in voice.phonemize(token)))
     return voice
+
+
+def seeded_noise(model, seed: int) -> None:
+    """Makes the voice's noise a function of `seed` alone.
+
+    A VITS voice draws Gaussian noise twice per sentence (RandomNormalLike: the phonemes' durations, scaled by
+    noise_w, and the sound, scaled by noise_scale). onnxruntime seeds those draws once per session, at random, and
+    goes on drawing from request to request, so one text never sounds the same twice. Here each draw is replaced by
+    the first values, in the shape asked for, of a fixed bank of standard normal values drawn from `seed` (repeated
+    when a longer draw is asked for): the same text, voice and speed then give the same samples in any worker, at any
+    request, and the noise keeps its scales, so the voice sounds as it does unseeded.
+    """
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    graph = model.graph
+    draws = [node for node in graph.node if node.op_type == "RandomNormalLike"]
+    banks = np.random.default_rng(seed).standard_normal((len(draws), NOISE_BANK), dtype=np.float32)
+    for index, draw in enumerate(draws):
+        attributes = {attribute.name: helper.get_attribute_value(attribute) for attribute in draw.attribute}
+        name = lambda part: f"{draw.name}/seeded/{part}"  # noqa: E731
+        graph.initializer.extend(
+            [
+                numpy_helper.from_array(banks[index], name("bank")),
+                numpy_helper.from_array(np.array([NOISE_BANK - 1], dtype=np.int64), name("bank_less_one")),
+                numpy_helper.from_array(np.array([NOISE_BANK], dtype=np.int64), name("bank_size")),
+                numpy_helper.from_array(np.array([0], dtype=np.int64), name("zero")),
+                numpy_helper.from_array(np.array(attributes.get("scale", 1.0), dtype=np.float32), name("scale")),
+                numpy_helper.from_array(np.array(attributes.get("mean", 0.0), dtype=np.float32), name("mean")),
+            ]
+        )
+        replacement = [
+            helper.make_node("Shape", [draw.input[0]], [name("shape")], name=name("Shape")),
+            helper.make_node("ReduceProd", [name("shape")], [name("count")], name=name("ReduceProd"), keepdims=1),
+            helper.make_node("Add", [name("count"), name("bank_less_one")], [name("rounded_up")], name=name("Add")),
+            helper.make_node("Div", [name("rounded_up"), name("bank_size")], [name("repeats")], name=name("Div")),
+            helper.make_node("Tile", [name("bank"), name("repeats")], [name("tiled")], name=name("Tile")),
+            helper.make_node("Slice", [name("tiled"), name("zero"), name("count")], [name("values")], name=name("Slice")),
+            helper.make_node("Reshape", [name("values"), name("shape")], [name("standard")], name=name("Reshape")),
+            helper.make_node("Mul", [name("standard"), name("scale")], [name("scaled")], name=name("Mul")),
+            helper.make_node("Add", [name("scaled"), name("mean")], [draw.output[0]], name=name("Mean")),
+        ]
+        at = list(graph.node).index(draw)
+        graph.node.remove(draw)
+        for offset, node in enumerate(replacement):
+            graph.node.insert(at + offset, node)
 
 
 def speak(request: dict) -> dict:
