@@ -5,8 +5,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { normalizeForSpeech } from '../../src/speech/normalize.ts';
 import { ROOT } from './server.ts';
+import { comparedWords } from './spokenWords.ts';
+
+export { comparedWords, spokenWords, type ComparedWord } from './spokenWords.ts';
 
 /** Where scripts/install-venv.sh puts the venv: beside the tools directory, like Piper's. */
 export const RECOGNIZER_PYTHON = path.join(path.dirname(process.env.TOOLS_DIR ?? '/root/.cache/service-tools/bin'), 'recognizer', 'bin', 'python');
@@ -54,29 +56,6 @@ export function startRecognizer(): Recognizer {
       }),
     close: () => child.stdin.end(),
   };
-}
-
-/** A word as compared: lower case, no punctuation; `owner` is the index of the written (or heard) word it comes from. */
-export interface ComparedWord {
-  word: string;
-  owner: number;
-}
-
-/**
- * The words a text is compared by: numbers, symbols and abbreviations read the way the service reads them (its own
- * text normalization, so "$5.2 million" and "5.2 million dollars" compare equal), lower case, without punctuation,
- * hyphenated words split ("twenty-seven"). Each keeps the index of the whitespace token of `tokens` it came from.
- */
-export function comparedWords(tokens: readonly string[]): ComparedWord[] {
-  const spoken = normalizeForSpeech(tokens.join(' '), 'en').tokens;
-  return spoken.flatMap(({ text, written }) =>
-    text
-      .toLowerCase()
-      .replace(/['’]/gu, '')
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(Boolean)
-      .map((word) => ({ word, owner: written })),
-  );
 }
 
 /** A pair of an optimal alignment: indices into the two lists, `null` for an insertion or deletion. */
@@ -179,11 +158,11 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * A heard word taken for an expected one: the same, or for five letters or more, the same first letter and at most
- * two letters apart ("docker" for "doctor", not "every" for "ferry").
+ * A heard word taken for an expected one: the same, or for a word of five letters or more, the same first letter and
+ * at most two letters apart ("docker" for "doctor", not "every" for "ferry"). A number must be the same number.
  */
 const nearWord = (said: string, expected: string) =>
-  said === expected || (expected.length >= 5 && said[0] === expected[0] && editDistance(said, expected) <= 2);
+  said === expected || (/^\p{L}{5,}$/u.test(expected) && said[0] === expected[0] && editDistance(said, expected) <= 2);
 
 /**
  * Whether the heard words hold the phrase, each word heard as it or near it (`nearWord`: tiny.en hears Piper's
