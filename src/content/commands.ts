@@ -1,6 +1,7 @@
 // What clients may send to create or update content, as zod schemas of the wire format (snake_case).
 import { z } from 'zod';
 import { cropCoordinates, httpUrl, languageCode, positiveId } from '../shared/wireSchemas.ts';
+import { videoDimension } from '../player/videoSettings.ts';
 
 export const contentTypes = ['auto_segment', 'manual_segment', 'audio_upload'] as const;
 export type ContentType = (typeof contentTypes)[number];
@@ -94,8 +95,8 @@ const common = {
         .array(
           z.object({
             name: z.string().max(50),
-            width: z.number().int().min(1).max(7680),
-            height: z.number().int().min(1).max(7680),
+            width: videoDimension,
+            height: videoDimension,
             enabled: z.boolean().optional(),
           }),
         )

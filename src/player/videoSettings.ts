@@ -26,12 +26,15 @@ const isFont = (value: string) => {
 };
 const font = z.string().trim().refine(isFont, 'must be a font name or an https URL of a .ttf or .otf file');
 
+/** A side of a video frame in pixels: 16 to 3840 (4K UHD), for projects, templates, items and previews alike. */
+export const videoDimension = z.number().int().min(16).max(3840);
+
 /** One frame size videos are made in; the WordPress plugin asks for no video when a project has none. */
 export const videoSize = z
   .object({
     name: z.string().trim().min(1).max(50),
-    width: z.number().int().min(16).max(7680),
-    height: z.number().int().min(16).max(7680),
+    width: videoDimension,
+    height: videoDimension,
     enabled: z.boolean(),
   })
   .meta({ id: 'VideoSize' });

@@ -1,5 +1,5 @@
 // The ffmpeg command of one render: inputs, the filter graph (background, images, waveform, logo, captions) and the encoding.
-import { ffmpegColor, parseBackground, parseColor, type Rgba } from './paint.ts';
+import { ffmpegColor, gradientGeometry, parseBackground, parseColor, type Rgba } from './paint.ts';
 import type { Clip } from './clips.ts';
 import type { FetchedImage } from './images.ts';
 import type { ImageSlot } from './slots.ts';
@@ -53,14 +53,20 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 /** A still input becomes an endless stream at the video's rate from `fromMs`; its frame is decoded and scaled once. */
 const still = (fps: number, fromMs = 0) => `loop=loop=-1:size=1,setpts=N/(${fps}*TB)${fromMs > 0 ? `+${seconds(fromMs)}/TB` : ''}`;
 
+/** ffmpeg's `gradients` source draws 2 to 8 colours: more stops are sampled evenly down to 8. */
+const MAX_GRADIENT_COLORS = 8;
+
 function backgroundSource(css: string, width: number, height: number): string {
   const background = parseBackground(css);
   const size = `s=${width}x${height}`;
   if (background.kind === 'color') return `color=c=${opaque(background.color)}:${size}`;
-  const stops = background.reversed ? [...background.stops].reverse() : background.stops;
-  const colors = stops.slice(0, 8).map((color, at) => `c${at}=${opaque(color)}`).join(':');
-  const end = background.vertical ? `x1=0:y1=${height - 1}` : `x1=${width - 1}:y1=0`;
-  return `gradients=${size}:${colors}:nb_colors=${Math.min(8, stops.length)}:x0=0:y0=0:${end}:d=1`;
+  const { length, breadth, rotation } = gradientGeometry(background.direction, width, height);
+  const count = Math.min(MAX_GRADIENT_COLORS, background.stops.length);
+  const stops = Array.from({ length: count }, (_, at) => background.stops[Math.round((at * (background.stops.length - 1)) / (count - 1))]!);
+  const colors = stops.map((color, at) => `c${at}=${opaque(color)}`).join(':');
+  // One frame (the graph repeats it): the turn is made once.
+  const line = `gradients=s=${length}x${breadth}:${colors}:nb_colors=${count}:x0=0:y0=0:x1=${length - 1}:y1=0:r=1:d=1`;
+  return Math.abs(rotation) < 1e-6 ? `${line},crop=${width}:${height}` : `${line},rotate=a=${rotation.toFixed(6)}:ow=${width}:oh=${height}:c=${opaque(stops[0]!)}`;
 }
 
 /**

@@ -20,10 +20,15 @@ describe('linear gradients', () => {
     'linear-gradient(to top left, red 10%, rgba(0, 0, 255, 0.5) 50% 80%)',
     'linear-gradient(90deg, hsl(0 100% 50%), transparent)',
     'linear-gradient(red, blue, green)',
+    'linear-gradient(0.25turn, red, blue)', 'linear-gradient(1.2rad, red, blue)', 'linear-gradient(+90deg, red, blue)',
+    'linear-gradient(0, red, blue)', 'linear-gradient(-0.5turn, red, blue)', 'linear-gradient(100grad, red 0, blue)',
+    'linear-gradient(to right top, red, blue)', 'LINEAR-GRADIENT(To Bottom, Red, #00F)',
   ])('accepts %s', (value) => expect(isLinearGradient(value)).toBe(true));
 
   it.each([
     'linear-gradient(to right, #fcf)', 'linear-gradient(to right, red, nope)', 'linear-gradient(to right, red, blue',
     'radial-gradient(red, blue)', 'linear-gradient(90, red, blue)', 'linear-gradient(to middle, red, blue)',
+    'linear-gradient(to left right, red, blue)', 'linear-gradient(to, red, blue)', 'linear-gradient(90 deg, red, blue)',
+    'linear-gradient(1e3deg, red, blue)', 'linear-gradient(red 10, blue)', 'linear-gradient(, red, blue)',
   ])('refuses %s', (value) => expect(isLinearGradient(value)).toBe(false));
 });

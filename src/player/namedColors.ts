@@ -1,4 +1,4 @@
-// The CSS named colours as 24-bit hex, for renderers that need numbers (ASS subtitles, ffmpeg filters).
+// The CSS named colours as 24-bit hex: the names the colour grammar accepts and the numbers renderers draw them with.
 const TABLE =
   'aliceblue:f0f8ff antiquewhite:faebd7 aqua:00ffff aquamarine:7fffd4 azure:f0ffff beige:f5f5dc bisque:ffe4c4 ' +
   'black:000000 blanchedalmond:ffebcd blue:0000ff blueviolet:8a2be2 brown:a52a2a burlywood:deb887 ' +
