@@ -116,11 +116,12 @@ export const audioLimitsOf = (config: Config): AudioFetchLimits => ({
   maxBytes: config.AUDIO_FETCH_MAX_BYTES,
   timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS,
   allowPrivate: config.FETCH_ALLOW_PRIVATE,
+  maxDurationMs: config.AUDIO_MAX_DURATION_S * 1000,
 });
 
 /** The video renderer: fonts and images fetched under the same address, size and time rules as audio. */
 export function videoRendererOf(config: Config) {
-  const fetchLimits = { maxBytes: 20 * 1024 * 1024, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE };
+  const fetchLimits = { maxBytes: 20 * 1024 * 1024, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE, maxPixels: config.IMAGE_MAX_PIXELS };
   const fontCacheDir = path.join(config.DATA_DIR, 'fonts');
   mkdirSync(fontCacheDir, { recursive: true });
   return createVideoRenderer({ fontCacheDir, threads: config.VIDEO_RENDER_THREADS, maxRssBytes: config.VIDEO_RENDER_MAX_RSS_MB * 1024 * 1024, fonts: fetchLimits, images: fetchLimits });

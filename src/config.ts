@@ -72,6 +72,10 @@ export const configSchema = z.object({
   VIDEO_RENDER_MAX_RSS_MB: z.coerce.number().int().min(64).default(1024),
   AUDIO_FETCH_MAX_BYTES: positiveInt(100 * 1024 * 1024),
   AUDIO_FETCH_TIMEOUT_MS: positiveInt(30_000),
+  /** The longest background track, intro, outro or pre-recorded segment accepted, read from its header before decoding. */
+  AUDIO_MAX_DURATION_S: positiveInt(30 * 60),
+  /** The most pixels an image from outside (logo, feature image, image segment) or a video's frame may have. */
+  IMAGE_MAX_PIXELS: positiveInt(40_000_000),
   /** Lets outbound fetches (audio files, ...) reach loopback, private and link-local addresses: for local use and tests. */
   FETCH_ALLOW_PRIVATE: z
     .enum(['true', 'false'], { message: 'must be true or false' })

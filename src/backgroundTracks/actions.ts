@@ -15,7 +15,7 @@ import { backgroundTrackStream } from './events.ts';
 import { createBackgroundTrackHandlers } from './handlers.ts';
 import { findBackgroundTrack, listBackgroundTracks, visibleTo, type BackgroundTrackView } from './readModel.ts';
 import { backgroundTrackToWire } from './wire.ts';
-import { probeUploadSeconds } from './probe.ts';
+import { admitUpload } from './probe.ts';
 import { bodyOf, discard, receiveUpload } from './upload.ts';
 
 export type BackgroundTrackActions = ReturnType<typeof backgroundTrackActions>;
@@ -52,16 +52,21 @@ export function backgroundTrackActions({ events, read, runner, now, mediaDir, pu
     return found;
   };
 
-  /** The upload is kept under the media folder, which serves it at the track's `url`; a refused one is not kept. */
+  /**
+   * The upload is kept under the media folder, which serves it at the track's `url`, once the media intake admitted it
+   * (named by us, with its sniffed format's extension); a refused one is not kept.
+   */
   async function createUploaded(ctx: Context, principal: Principal) {
     const upload = await receiveUpload(ctx, mediaDir, limits.maxBytes);
+    let kept = upload.file;
     let created: { id: number; position: number };
     try {
-      const body = scopedBody(principal, bodyOf(upload, `${baseUrlOf(ctx, publicBaseUrl)}/media/${upload.file}`));
-      const duration = await probeUploadSeconds(path.join(mediaDir, upload.file), upload.filename, limits);
-      created = await handlers.createUploaded(principal.organizationId, body, { file: upload.file, duration }, now());
+      const { extension, duration } = await admitUpload(path.join(mediaDir, upload.file), limits);
+      kept = `${upload.file}.${extension}`;
+      const body = scopedBody(principal, bodyOf(upload, `${baseUrlOf(ctx, publicBaseUrl)}/media/${kept}`));
+      created = await handlers.createUploaded(principal.organizationId, body, { file: kept, duration }, now());
     } catch (error) {
-      await discard(mediaDir, upload);
+      await discard(mediaDir, { file: kept });
       throw error;
     }
     return afterWrite(principal.organizationId, created.id, created.position);

@@ -19,10 +19,8 @@ const MAX_MULTIPART_OVERHEAD = 64 * 1024;
 export interface ReceivedUpload {
   /** The body the JSON route would have had, without `url`. */
   fields: Record<string, string>;
-  /** Under the media folder. */
+  /** Under the media folder, a name of ours without an extension: the client's name is never used. */
   file: string;
-  /** The name the client gave the file, for messages. */
-  filename: string;
 }
 
 /** The upload kept under `mediaDir`, or the 4xx that says what is wrong with the body; nothing is kept on failure. */
@@ -47,10 +45,9 @@ export async function receiveUpload(ctx: Context, mediaDir: string, maxBytes: nu
   parser.on('field', (name, value, info) => {
     if (TEXT_FIELDS.has(name) && !info.valueTruncated) fields[name] = value;
   });
-  parser.on('file', (name, stream, info) => {
+  parser.on('file', (name, stream) => {
     if (name !== 'file') return void stream.resume();
-    const extension = /\.([a-z0-9]{1,5})$/i.exec(info.filename ?? '')?.[1]?.toLowerCase() ?? 'audio';
-    received = { file: `${UPLOADS}/${randomUUID()}.${extension}`, filename: info.filename || 'file' };
+    received = { file: `${UPLOADS}/${randomUUID()}` };
     stream.on('limit', () => (truncated = true));
     saving = pipeline(stream, createWriteStream(path.join(mediaDir, received.file)));
     saving.catch(() => undefined);

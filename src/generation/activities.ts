@@ -18,9 +18,10 @@ import { MediaError, type MediaFailure } from '../media/errors.ts';
 import { scopeRulesOf } from '../pronunciation/apply.ts';
 import { fetchIntroOutro, loadMusic, productionOf, renderWithIntroOutro } from './production.ts';
 import { renderItemVideos, type VideoDeps } from './videos.ts';
+import { VideoRenderError } from '../video/errors.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
-const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects']);
+const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects', 'unsupported-format', 'over-limit']);
 const HLS = 'application/x-mpegURL';
 /** Audio a generation works with that is not media: removed once the media exist. */
 const SCRATCH_AUDIO = ['music.wav', 'intro.wav', 'outro.wav', 'article-timeline.wav'];
@@ -132,6 +133,10 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       const beating = setInterval(heartbeat, 2_000);
       try {
         return await renderItemVideos(deps, input, media, cancellation());
+      } catch (error) {
+        // An image, video or font the media intake refused is refused again on every try.
+        if (error instanceof VideoRenderError && error.reason === 'refused') throw ApplicationFailure.nonRetryable(error.message);
+        throw error;
       } finally {
         clearInterval(beating);
       }

@@ -26,6 +26,8 @@ export type MediaFailure =
   | 'timeout'
   | 'undecodable' // ffmpeg found no audio it could decode
   | 'invalid-input'
+  | 'unsupported-format' // the bytes are not a format allowed for the use (src/media/intake.ts): refused for good
+  | 'over-limit' // longer than the duration limit, or more pixels than the picture limit: refused for good
   | 'tool-failed'; // ffmpeg or ffprobe failed on input we produced ourselves
 
 export class MediaError extends Error {

@@ -1,21 +1,25 @@
-// Downloads audio through the guarded fetcher within a size and a time limit and decodes it to 16-bit mono WAV.
+// Downloads audio through the guarded fetcher within a size and a time limit, admits it through the media intake
+// (an allowed audio format, at most the duration limit) and decodes it to 16-bit mono WAV.
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { FetchError, guardedFetch } from '../infrastructure/fetch/fetcher.ts';
 import { MediaError } from './errors.ts';
-import { runTool, tail } from './tool.ts';
-import { parseWav } from './wav.ts';
+import { admitAudio, clean, DEFAULT_MAX_AUDIO_MS, DURATION_GRACE_MS, inputOf, tooLong } from './intake.ts';
+import { runTool } from './tool.ts';
+import { wavSampleCount } from './wav.ts';
 
-/** How pre-recorded audio may be fetched: AUDIO_FETCH_MAX_BYTES, AUDIO_FETCH_TIMEOUT_MS and FETCH_ALLOW_PRIVATE. */
+/** How pre-recorded audio may be fetched: AUDIO_FETCH_MAX_BYTES, AUDIO_FETCH_TIMEOUT_MS, AUDIO_MAX_DURATION_S and FETCH_ALLOW_PRIVATE. */
 export interface AudioFetchLimits {
   maxBytes: number;
   /** For the download and the decoding together. */
   timeoutMs: number;
   /** Loopback and private addresses may be fetched (local use and tests). */
   allowPrivate: boolean;
+  /** The longest audio accepted (AUDIO_MAX_DURATION_S); 30 minutes when left out. */
+  maxDurationMs?: number;
 }
 
 export interface FetchAudioOptions extends AudioFetchLimits {
@@ -35,8 +39,8 @@ export async function fetchAudio(url: string, wavPath: string, options: FetchAud
   try {
     const downloaded = join(dir, 'download');
     await download(url, downloaded, options);
-    await decode(downloaded, wavPath, options.sampleRate, deadline - Date.now(), url);
-    const samples = parseWav(await readFile(wavPath), url).data.length / 2;
+    await decode(downloaded, wavPath, options.sampleRate, deadline - Date.now(), url, options.maxDurationMs);
+    const samples = await wavSampleCount(wavPath, url);
     return { wavPath, sampleRate: options.sampleRate, samples, durationMs: (samples * 1000) / options.sampleRate };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -66,10 +70,22 @@ async function download(url: string, path: string, { maxBytes, timeoutMs, allowP
   }
 }
 
-/** Decodes a local file to 16-bit mono WAV at `sampleRate`; `url` names it in messages. */
-export async function decode(input: string, wavPath: string, sampleRate: number, timeoutMs: number, url: string): Promise<void> {
-  const args = ['-v', 'error', '-nostdin', '-y', '-i', input, '-vn', '-map_metadata', '-1', '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
-  const run = await runTool('ffmpeg', args, { timeoutMs: Math.max(1, timeoutMs) });
+/**
+ * Decodes a local file from outside to 16-bit mono WAV at `sampleRate`; `url` names it in messages. The file is
+ * admitted first (src/media/intake.ts): an allowed audio format, read only through its own demuxer, whose header says
+ * it plays at most `maxDurationMs`; the decoding stops past that length too, whatever the header said.
+ */
+export async function decode(input: string, wavPath: string, sampleRate: number, timeoutMs: number, url: string, maxDurationMs = DEFAULT_MAX_AUDIO_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const { format } = await admitAudio(input, url, { maxDurationMs, timeoutMs });
+  const cap = (maxDurationMs + DURATION_GRACE_MS) / 1000;
+  const args = ['-v', 'error', '-nostdin', '-y', ...inputOf(format, input), '-vn', '-map_metadata', '-1', '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-t', String(cap + 1), '-f', 'wav', wavPath];
+  const run = await runTool('ffmpeg', args, { timeoutMs: Math.max(1, deadline - Date.now()) });
   if (run.timedOut) throw new MediaError('timeout', `decoding ${url} took longer than the time left`);
-  if (run.code !== 0) throw new MediaError('undecodable', `${url} is not decodable audio: ${run.startError?.message ?? tail(run.stderr, 2).replaceAll(`${input}: `, '')}`);
+  if (run.code !== 0) throw new MediaError('undecodable', `${url} is not decodable audio: ${run.startError?.message ?? clean(run.stderr, input)}`);
+  const samples = await wavSampleCount(wavPath, url);
+  if (samples / sampleRate > cap) {
+    await rm(wavPath, { force: true });
+    throw tooLong(url, (samples * 1000) / sampleRate, maxDurationMs);
+  }
 }

@@ -1,4 +1,5 @@
-// Measures media files with ffprobe and ffmpeg: how long they play and where they are silent.
+// Measures media files the service made itself with ffprobe and ffmpeg (how long they play, where they are silent);
+// media from outside is read only through src/media/intake.ts.
 import { MediaError } from './errors.ts';
 import { runTool, tail } from './tool.ts';
 

@@ -1,4 +1,5 @@
 // Reads WAV files (any chunk layout) and measures trailing silence in 16-bit PCM.
+import { open } from 'node:fs/promises';
 import { MediaError } from './errors.ts';
 
 export interface WavAudio {
@@ -49,4 +50,27 @@ export function trailingSilenceSamples(pcm: Buffer): number {
   let last = samples - 1;
   while (last >= 0 && Math.abs(pcm.readInt16LE(last * 2)) < SILENCE_AMPLITUDE) last--;
   return samples - 1 - last;
+}
+
+/**
+ * The number of 16-bit mono samples of a WAV file ffmpeg wrote, from its chunk headers alone: the audio is not read
+ * into memory. The data chunk runs to the file's end when its size is a placeholder.
+ */
+export async function wavSampleCount(path: string, source: string): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const head = Buffer.alloc(Math.min(size, 64 * 1024));
+    await handle.read(head, 0, head.length, 0);
+    if (head.length < 12 || head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') throw new MediaError('undecodable', `${source} is not a WAV file`);
+    for (let at = 12; at + 8 <= head.length; ) {
+      const id = head.toString('ascii', at, at + 4);
+      const length = head.readUInt32LE(at + 4);
+      if (id === 'data') return Math.floor(Math.min(length, size - at - 8) / 2);
+      at += 8 + length + (length % 2);
+    }
+    throw new MediaError('undecodable', `${source} has no data chunk`);
+  } finally {
+    await handle.close();
+  }
 }

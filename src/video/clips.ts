@@ -1,8 +1,8 @@
 // Videos inside a video: the item's feature video (from the start) and its video segments (from the moment they are
-// reached), each fetched through the guarded fetcher, timed, and given its segment's volume and background settings.
-import { runTool } from '../media/tool.ts';
-import { download, type AssetLimits } from './assets.ts';
-import { VideoRenderError } from './errors.ts';
+// reached), each fetched through the guarded fetcher, admitted by the media intake (mp4, webm or mov, at most the
+// allowed pixels per frame, measured by ffprobe through its own demuxer), timed, and given its segment's settings.
+import { admitVideo, inputOptions } from '../media/intake.ts';
+import { admitted, download, type AssetLimits } from './assets.ts';
 import type { CropCoordinates, MediaVideoSettings, VideoRenderRequest } from './port.ts';
 
 export interface ClipSource {
@@ -14,6 +14,8 @@ export interface ClipSource {
 
 export interface Clip {
   path: string;
+  /** What ffmpeg is given before `-i` for it: its format's demuxer and the file protocol alone (src/media/intake.ts). */
+  inputOptions?: readonly string[];
   width: number;
   height: number;
   hasAudio: boolean;
@@ -43,19 +45,17 @@ export function clipSources(request: Pick<VideoRenderRequest, 'segments' | 'feat
  */
 export async function fetchClip(source: ClipSource, next: ClipSource | undefined, durationMs: number, file: string, limits: AssetLimits, signal?: AbortSignal): Promise<Clip> {
   await download(source.url, file, limits, signal);
-  const probe = await runTool('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,width,height:format=duration', '-of', 'json', file], { timeoutMs: 10_000 });
-  const parsed = probe.code === 0 ? (JSON.parse(probe.stdout.toString()) as { streams?: { codec_type: string; width?: number; height?: number }[]; format?: { duration?: string } }) : {};
-  const video = parsed.streams?.find((stream) => stream.codec_type === 'video');
-  const length = Number(parsed.format?.duration) * 1000;
-  if (!video?.width || !video.height || !(length > 0)) throw new VideoRenderError('asset', `${source.url} is not a video ffmpeg can read`);
+  const video = await admitted(source.url, file, () => admitVideo(file, source.url, { maxPixels: limits.maxPixels, timeoutMs: 10_000 }));
+  const length = video.durationMs;
   const loop = source.settings.plays_in_background === true;
   const start = Math.min(source.at, durationMs);
   const end = Math.min(durationMs, loop ? (next?.at ?? durationMs) : start + length);
   return {
     path: file,
+    inputOptions: inputOptions(video.format),
     width: video.width,
     height: video.height,
-    hasAudio: parsed.streams!.some((stream) => stream.codec_type === 'audio'),
+    hasAudio: video.hasAudio,
     start,
     end: Math.max(start, end),
     loop,

@@ -1,10 +1,12 @@
 // Caption fonts: `text_fonts` names are looked up by libass among the installed fonts; URLs are fetched once into a
-// cache directory libass reads as its fonts directory. Which font files libass drew with is read from its log.
-import { createHash } from 'node:crypto';
-import { access, mkdir } from 'node:fs/promises';
+// cache directory libass reads as its fonts directory, once the media intake found them to be ttf, otf, woff or woff2
+// (kept under our name with that extension). Which font files libass drew with is read from its log.
+import { createHash, randomUUID } from 'node:crypto';
+import { access, mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { admitFormat, allowedNames, FORMATS } from '../media/intake.ts';
 import { runTool } from '../media/tool.ts';
-import { download, type AssetLimits } from './assets.ts';
+import { admitted, download, type AssetLimits } from './assets.ts';
 
 export type FontLimits = AssetLimits;
 
@@ -35,13 +37,30 @@ export async function resolveFonts(textFonts: readonly string[], cacheDir: strin
       continue;
     }
     await mkdir(cacheDir, { recursive: true });
-    const file = path.join(cacheDir, createHash('sha256').update(font).digest('hex').slice(0, 32) + path.extname(new URL(font).pathname).toLowerCase());
-    if (!(await present(file))) await download(font, file, limits, signal);
+    const stem = path.join(cacheDir, createHash('sha256').update(font).digest('hex').slice(0, 32));
+    const file = (await cachedFont(stem)) ?? (await fetchFont(font, stem, limits, signal));
     const scan = await runTool('fc-scan', ['--format', '%{family[0]}', file], { timeoutMs: 10_000 });
     const family = scan.stdout.toString().trim();
     if (scan.code === 0 && family !== '') families.push({ family, file });
   }
   return { family: families[0]?.family ?? DEFAULT_FONT, fonts: families.length > 0 ? families : [{ family: DEFAULT_FONT }] };
+}
+
+const FONT_EXTENSIONS = allowedNames('font').map((name) => FORMATS[name].extension);
+
+async function cachedFont(stem: string): Promise<string | undefined> {
+  for (const extension of FONT_EXTENSIONS) if (await present(`${stem}.${extension}`)) return `${stem}.${extension}`;
+  return undefined;
+}
+
+/** Fetched under a name of its own (renders may fetch the same font at once), kept as `stem.<sniffed extension>`. */
+async function fetchFont(url: string, stem: string, limits: FontLimits, signal?: AbortSignal): Promise<string> {
+  const scratch = `${stem}.${randomUUID()}.download`;
+  await download(url, scratch, limits, signal);
+  const format = await admitted(url, scratch, () => admitFormat(scratch, 'font', url));
+  const file = `${stem}.${format.extension}`;
+  await rename(scratch, file);
+  return file;
 }
 
 /** libass at `-v verbose` logs `fontselect: (Family, weight, italic) -> /path/file.ttf, index, PostScriptName` per font it picks. */

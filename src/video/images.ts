@@ -1,7 +1,8 @@
-// Images of a video (feature image, image segments, logo): fetched, then checked to be a picture ffmpeg can decode.
-import { runTool } from '../media/tool.ts';
-import { download, type AssetLimits } from './assets.ts';
-import { VideoRenderError } from './errors.ts';
+// Images of a video (feature image, image segments, logo): fetched, then admitted by the media intake: an allowed
+// image format (png, jpeg, webp, gif) of at most the allowed pixels, its size read from its header, nothing decoded.
+import type { MediaFormat } from '../media/intake.ts';
+import { admitImage, inputOptions } from '../media/intake.ts';
+import { admitted, download, type AssetLimits } from './assets.ts';
 
 export type ImageLimits = AssetLimits;
 
@@ -9,12 +10,13 @@ export interface FetchedImage {
   path: string;
   width: number;
   height: number;
+  /** What ffmpeg is given before `-i` for it: its format's demuxer and the file protocol alone (src/media/intake.ts). */
+  inputOptions?: readonly string[];
+  format?: MediaFormat;
 }
 
 export async function fetchImage(url: string, file: string, limits: ImageLimits, signal?: AbortSignal): Promise<FetchedImage> {
   await download(url, file, limits, signal);
-  const probe = await runTool('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file], { timeoutMs: 10_000 });
-  const [width, height] = probe.stdout.toString().trim().split(',').map(Number);
-  if (probe.code !== 0 || !width || !height) throw new VideoRenderError('asset', `${url} is not an image ffmpeg can read`);
-  return { path: file, width, height };
+  const image = await admitted(url, file, () => admitImage(file, url, { maxPixels: limits.maxPixels }));
+  return { path: file, width: image.width, height: image.height, inputOptions: inputOptions(image.format), format: image.format };
 }

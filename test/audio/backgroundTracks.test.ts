@@ -76,7 +76,7 @@ describe('background tracks', () => {
     const reply = await server.request('POST', '/v1/background_tracks', { body: { ...body, url: urls[body.url] ?? body.url } });
     expect(reply.status).toBe(422);
     expect(reply.body.errors.map((error: { location: string }) => error.location)).toContain(location);
-    if (location === 'url' && body.url !== 'ftp://example.com/bed.mp3') expect(reply.body.errors[0].message).toMatch(/HTTP 404|not decodable/);
+    if (location === 'url' && body.url !== 'ftp://example.com/bed.mp3') expect(reply.body.errors[0].message).toMatch(/HTTP 404|not an audio format allowed/);
   });
 
   it('refuses a changed url that gives no audio and keeps the track as it was', async () => {

@@ -86,10 +86,11 @@ describe('fetchAudio', () => {
     await expect(fetchAudio(`${base}/silent-server.mp3`, join(dir, 'slow.wav'), quick)).rejects.toMatchObject({ reason: 'timeout' });
   });
 
-  it('says so when the bytes are not audio', async () => {
+  it('says so when the bytes are not audio, whatever the name says', async () => {
     const failure = await failureOf(fetchAudio(`${base}/garbage.mp3`, join(dir, 'garbage.wav'), limits));
     expect(failure).toBeInstanceOf(MediaError);
-    expect(failure).toMatchObject({ reason: 'undecodable' });
+    expect(failure).toMatchObject({ reason: 'unsupported-format' });
+    expect((failure as Error).message).toMatch(/not an audio format allowed here \(allowed: mp3, wav, flac, ogg, aac, mp4\)/);
   });
 
   it('rejects URLs it must not fetch and servers it cannot reach', async () => {
