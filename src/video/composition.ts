@@ -120,7 +120,7 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
   assets.images.forEach((image, index) => {
     const shown = assets.slots.filter((slot) => slot.image === index && slot.end > from && slot.start < to);
     if (shown.length === 0) return;
-    inputs.push('-i', image.path);
+    inputs.push(...(image.inputOptions ?? []), '-i', image.path);
     const margin = settings.panAndZoomEnabled ? PAN_MARGIN : 1;
     const [w, h] = [even(width * margin), even(height * margin)];
     // Ken Burns: the picture, scaled to cover the frame once (12 % larger), is scaled down a little each frame, between
@@ -150,7 +150,7 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
   const sounds: string[] = [];
   clips.forEach((clip, index) => {
     if (clip.end <= clip.start) return;
-    inputs.push(...(clip.loop ? ['-stream_loop', '-1'] : []), '-i', clip.path);
+    inputs.push(...(clip.loop ? ['-stream_loop', '-1'] : []), ...(clip.inputOptions ?? []), '-i', clip.path);
     const length = seconds(clip.end - clip.start);
     const fit = `scale=${width}:${height}:force_original_aspect_ratio=decrease,setsar=1`;
     graph.push(`[${next}:v]${cropOf(clip, width, height)}${fit},fps=${fps},format=yuv420p,trim=duration=${length},setpts=PTS-STARTPTS+${seconds(clip.start)}/TB[clip${index}]`);
@@ -183,7 +183,7 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
   }
 
   if (assets.logo) {
-    inputs.push('-i', assets.logo.path);
+    inputs.push(...(assets.logo.inputOptions ?? []), '-i', assets.logo.path);
     const margin = Math.round(Math.min(width, height) * 0.04);
     graph.push(`[${next}:v]scale=${even(width / 5)}:${even(height / 8)}:force_original_aspect_ratio=decrease,format=yuva420p,${still(fps, from)}[logo]`);
     const x = settings.logoImagePosition === 'top-left' ? `${margin}` : `W-w-${margin}`;

@@ -64,6 +64,10 @@ function chooseSize(settings: VideoSettings, name: string | undefined) {
   return settings.sizes.find((size) => size.enabled) ?? settings.sizes[0] ?? defaultVideoSettings.sizes[0]!;
 }
 
+/** The settings field that named an image or font that could not be used. */
+const assetField = (settings: VideoSettings, url: string | undefined) =>
+  url === undefined ? 'settings' : url === settings.logoImageUrl ? 'logo_image_url' : settings.textFonts.includes(url) ? 'text_fonts' : 'settings';
+
 export function videoPreviewActions(services: Services, renderer: VideoRenderer) {
   const { read, voices, synthesizer, mediaDir, publicBaseUrl } = services;
   const previewsDir = path.join(mediaDir, 'previews');
@@ -116,7 +120,7 @@ export function videoPreviewActions(services: Services, renderer: VideoRenderer)
           posterAtMs: shown ? shown.start_time + shown.duration / 2 : durationMs / 2,
         })
         .catch((error: unknown) => {
-          if (error instanceof VideoRenderError && error.reason === 'asset') throw invalid([{ location: 'settings', message: error.message }]);
+          if (error instanceof VideoRenderError && (error.reason === 'asset' || error.reason === 'refused')) throw invalid([{ location: assetField(settings, error.source), message: error.message }]);
           throw error;
         }),
     );
