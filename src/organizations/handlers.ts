@@ -1,7 +1,9 @@
-// Organization commands: create organizations, issue and revoke API keys (stored hashed, shown once).
+// Organization commands: create organizations (with their built-in video templates), issue and revoke API keys (stored hashed, shown once).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { allocateId, handleCommand } from '../shared/decider.ts';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
+import { builtInVideoTemplates } from '../videoTemplates/builtIn.ts';
+import { createVideoTemplateHandlers } from '../videoTemplates/handlers.ts';
 import { organizationDecider } from './decider.ts';
 import { organizationStream, type KeyScope } from './events.ts';
 import { hashApiKey } from './readModel.ts';
@@ -13,6 +15,7 @@ export interface IssuedKey {
 }
 
 export interface OrganizationHandlers {
+  /** Creates the organization and its built-in video templates; the position is the last of their events. */
   create(name: string, now: Date): Promise<{ organizationId: number; position: number }>;
   /** Issues a key; `value` fixes the key (bootstrap), otherwise a random one is made. */
   issueKey(organizationId: number, scope: KeyScope, projectId: number | null, label: string, now: Date, value?: string): Promise<IssuedKey>;
@@ -22,11 +25,15 @@ export interface OrganizationHandlers {
 export const newApiKey = () => `sk_${randomBytes(24).toString('base64url')}`;
 
 export function createOrganizationHandlers(store: EventStore): OrganizationHandlers {
+  const templates = createVideoTemplateHandlers(store);
   return {
     async create(name, now) {
       const organizationId = await allocateId(store, 'organization');
       const command = { kind: 'CreateOrganization', organizationId, name, now: now.toISOString() } as const;
-      const { position } = await handleCommand(store, organizationStream(organizationId), organizationDecider, command);
+      let { position } = await handleCommand(store, organizationStream(organizationId), organizationDecider, command);
+      for (const template of builtInVideoTemplates) {
+        position = Math.max(position, (await templates.create(organizationId, template, now)).position);
+      }
       return { organizationId, position };
     },
     async issueKey(organizationId, scope, projectId, label, now, value = newApiKey()) {

@@ -41,9 +41,6 @@ export interface Span {
  */
 const X264_PARAMS = 'bframes=0:me=dia:subme=1';
 
-const WAVE_RATE = 8000;
-const WAVE_WINDOW_S = 4;
-
 /** Images zoom between the frame's size and this much larger, and drift across it, when `pan_and_zoom_enabled`. */
 const PAN_MARGIN = 1.12;
 
@@ -101,11 +98,8 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
   const clips = assets.clips ?? [];
   if (span && clips.length > 0) throw new Error('a render with videos in it is not split');
   const [from, to] = span ? [span.fromMs, span.toMs] : [0, request.durationMs];
-  // The waveform shows one window of narration from its start; a part reads the narration of the windows it shows,
-  // so that its pictures are the whole render's.
-  const window = WAVE_WINDOW_S * 1000;
-  const [waveFrom, waveTo] = [Math.floor(from / window) * window, Math.ceil(to / window) * window];
-  const audio = span ? ['-ss', seconds(waveFrom), '-t', seconds(waveTo - waveFrom), '-i', request.audioPath] : ['-i', request.audioPath];
+  // Each frame's waveform is the narration spoken during that frame: a part reads the narration of its own frames.
+  const audio = span ? ['-ss', seconds(from), '-t', seconds(to - from), '-i', request.audioPath] : ['-i', request.audioPath];
   const inputs: string[] = ['-f', 'lavfi', '-i', backgroundSource(settings.backgroundColor, width, height), ...audio];
   // The background's end bounds the whole graph: every other layer is endless.
   const graph: string[] = [`[0:v]trim=end_frame=1,format=yuv420p,${still(fps, from)},trim=end=${seconds(to)}[bg0]`];
@@ -163,20 +157,20 @@ export function composition(request: VideoRenderRequest, assets: CompositionAsse
   });
 
   // Padded with silence so the sound lasts as long as the picture. A part has no sound of its own: its narration,
-  // timed from the start of its waveform's window, only draws the waveform.
+  // timed from the part's first frame, only draws the waveform.
   const narration = sounds.length > 0 ? `[1:a]${sounds.join('')}amix=inputs=${sounds.length + 1}:duration=first:normalize=0,` : '[1:a]';
   if (span) {
-    if (settings.audioAndWaveformEnabled) graph.push(`[1:a]asetpts=PTS-STARTPTS+${seconds(waveFrom)}/TB[sound]`);
+    if (settings.audioAndWaveformEnabled) graph.push(`[1:a]apad,atrim=end=${seconds(to - from)},asetpts=PTS-STARTPTS+${seconds(from)}/TB[sound]`);
   } else {
     graph.push(`${narration}apad,atrim=end=${seconds(request.durationMs)}${settings.audioAndWaveformEnabled ? ',asplit=2[audio][sound]' : '[audio]'}`);
   }
   if (settings.audioAndWaveformEnabled) {
     const band = even(height / 6);
     const color = parseColor(settings.waveformColor);
-    // A 4-second window that scrolls slowly: a waveform redrawn in full every frame would cost more to encode than the
-    // rest of the picture together. 8 kHz is plenty for its shape.
-    const perColumn = Math.max(1, Math.round((WAVE_RATE * WAVE_WINDOW_S) / width));
-    graph.push(`[sound]aresample=${WAVE_RATE},showwaves=s=${width}x${band}:mode=cline:n=${perColumn}:rate=${fps}:colors=${ffmpegColor(color)}:scale=sqrt[wave]`);
+    // One frame of waveform per video frame, drawn from the narration spoken during it: showwaves draws one sample a
+    // column and sends a frame once the row is full, so the narration is resampled to fps × width samples a second
+    // and every frame shows the 1/fps s being heard (silence draws a flat line).
+    graph.push(`[sound]aresample=${fps * width},showwaves=s=${width}x${band}:mode=cline:rate=${fps}:colors=${ffmpegColor(color)}:scale=sqrt[wave]`);
     // Under captions at the bottom or top the waveform sits mid-frame; under centred captions, at the bottom.
     const y = settings.textVerticalAlign === 'center' ? height - band - Math.round(height * 0.04) : Math.round((height - band) / 2);
     stack(`overlay=0:${y}`, 'wave');

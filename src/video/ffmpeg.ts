@@ -1,7 +1,9 @@
 // Runs one ffmpeg render: killed past its time limit, past its memory bound or when its signal aborts, its peak memory
 // (VmHWM) sampled as it runs.
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { VideoRenderError } from './errors.ts';
 
 export interface FfmpegRun {
@@ -28,8 +30,27 @@ export interface FfmpegOptions {
   signal?: AbortSignal;
 }
 
-export function runFfmpeg(args: readonly string[], options: FfmpegOptions): Promise<FfmpegRun> {
-  if (options.signal?.aborted) return Promise.reject(new VideoRenderError('aborted', 'the render was cancelled before it started'));
+/**
+ * The arguments with a `-filter_complex` graph moved into a script file of the working directory
+ * (`-filter_complex_script`): a render's graph (many layers, expressions, colours, paths) is never on ffmpeg's
+ * command line, where it would meet the argument length limit and show in the process list.
+ */
+async function withGraphScript(args: readonly string[], cwd: string): Promise<string[]> {
+  const at = args.indexOf('-filter_complex');
+  if (at < 0) return [...args];
+  const file = `graph-${randomUUID()}.txt`;
+  await writeFile(path.join(cwd, file), args[at + 1]!);
+  return [...args.slice(0, at), '-filter_complex_script', file, ...args.slice(at + 2)];
+}
+
+export async function runFfmpeg(args: readonly string[], options: FfmpegOptions): Promise<FfmpegRun> {
+  if (options.signal?.aborted) throw new VideoRenderError('aborted', 'the render was cancelled before it started');
+  const command = await withGraphScript(args, options.cwd);
+  if (options.signal?.aborted) throw new VideoRenderError('aborted', 'the render was cancelled before it started');
+  return spawnFfmpeg(command, options);
+}
+
+function spawnFfmpeg(args: readonly string[], options: FfmpegOptions): Promise<FfmpegRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('ffmpeg', args, { cwd: options.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';

@@ -44,6 +44,9 @@ describe('project video settings', () => {
     [{ sizes: [{ name: '', width: 1280, height: 720, enabled: true }] }, 'sizes.0.name'],
     [{ sizes: [{ name: 'a', width: 640, height: 360, enabled: true }, { name: 'a', width: 360, height: 640, enabled: true }] }, 'sizes'],
     [{ template: { id: 0 } }, 'template.id'],
+    [{ sizes: [{ name: 'huge', width: 7680, height: 7680, enabled: true }] }, 'sizes.0.width'],
+    [{ sizes: [{ name: 'tall', width: 1080, height: 3841, enabled: true }] }, 'sizes.0.height'],
+    [{ sizes: [{ name: 'dot', width: 15, height: 16, enabled: true }] }, 'sizes.0.width'],
   ])('refuses %j at %s with a 422 and changes nothing', async (body, location) => {
     const before = (await server.request('GET', settingsPath())).body;
     const reply = await server.request('PUT', settingsPath(), { body });
@@ -107,6 +110,20 @@ describe('video settings templates', () => {
     expect(cleared.body.template).toBeNull();
   });
 
+  it("refuses an item's own video size outside 16 to 3840 pixels a side with a 422 at the field", async () => {
+    const article = { title: 'Tiny', body: '<p>A tiny video.</p>' };
+    for (const [size, location] of [
+      [{ name: 'dot', width: 1, height: 1 }, 'video_settings.sizes.0.width'],
+      [{ name: 'huge', width: 1080, height: 7680 }, 'video_settings.sizes.0.height'],
+    ] as const) {
+      const reply = await server.request('POST', `/v1/projects/${projectId}/content`, { body: { ...article, video_settings: { enabled: true, variants: ['article'], sizes: [size] } } });
+      expect(reply.status).toBe(422);
+      expect(reply.body.errors.map((error: { location: string }) => error.location)).toContain(location);
+    }
+    const listed = await server.request('GET', `/v1/projects/${projectId}/content?pagination[limit]=100`);
+    expect(listed.body.filter((item: { title: string }) => item.title === 'Tiny')).toHaveLength(0);
+  });
+
   it('may be named by an item; an unknown template is a 422 and nothing is stored', async () => {
     const template = (await server.request('POST', '/v1/video_settings_templates', { body: { name: 'Item look' } })).body;
     const article = { title: 'Templated', body: '<p>A templated item.</p>' };
@@ -132,7 +149,39 @@ describe('video settings templates', () => {
 
     const rivalKey = keyIn((await cli(server.env, 'organizations', 'create', '--name', 'Rival Media')).stdout);
     await expect.poll(async () => (await server.request('GET', '/v1/video_settings_templates', { key: rivalKey })).status, { timeout: 10_000 }).toBe(200);
-    expect((await server.request('GET', '/v1/video_settings_templates', { key: rivalKey })).body).toEqual([]);
+    // A new organization's own templates are the built-in ones.
+    expect((await server.request('GET', '/v1/video_settings_templates', { key: rivalKey })).body).toEqual([
+      { id: expect.any(Number), slug: 'default', name: 'Default' },
+      { id: expect.any(Number), slug: 'social', name: 'Social' },
+    ]);
     expect((await server.request('GET', `/v1/video_settings_templates/${template.id}`, { key: rivalKey })).status).toBe(404);
+  });
+});
+
+describe('built-in video templates', () => {
+  it('are Default and Social in the first organization, with the settings docs/video.md lists', async () => {
+    const list = (await server.request('GET', '/v1/video_settings_templates?pagination[limit]=100')).body;
+    const [defaults, social] = ['default', 'social'].map((slug) => list.find((entry: { slug: string }) => entry.slug === slug));
+    expect(defaults).toMatchObject({ name: 'Default' });
+    expect(social).toMatchObject({ name: 'Social' });
+    const read = (await server.request('GET', `/v1/video_settings_templates/${social.id}`)).body;
+    expect(read.settings).toMatchObject({ text_animation: 'karaoke', background_color: 'linear-gradient(135deg, #1e3a8a, #7c3aed)' });
+    expect(read.settings.sizes.filter((size: { enabled: boolean }) => size.enabled).map((size: { name: string }) => size.name)).toEqual(['portrait', 'square']);
+    expect((await server.request('GET', `/v1/video_settings_templates/${defaults.id}`)).body.settings.sizes).toHaveLength(3);
+  });
+
+  it('are changed and deleted like any other, in a new organization too', async () => {
+    const key = keyIn((await cli(server.env, 'organizations', 'create', '--name', 'Fresh Media')).stdout);
+    await expect.poll(async () => (await server.request('GET', '/v1/video_settings_templates', { key })).body?.length, { timeout: 10_000 }).toBe(2);
+    const [defaults, social] = (await server.request('GET', '/v1/video_settings_templates', { key })).body;
+    const changed = await server.request('PUT', `/v1/video_settings_templates/${social.id}`, { key, body: { name: 'Social feeds', settings: { text_color: '#fafafa' } } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ id: social.id, slug: 'social', name: 'Social feeds', settings: { text_color: '#fafafa' } });
+    expect((await server.request('DELETE', `/v1/video_settings_templates/${defaults.id}`, { key })).status).toBe(204);
+    expect((await server.request('GET', '/v1/video_settings_templates', { key })).body).toEqual([{ id: social.id, slug: 'social', name: 'Social feeds' }]);
+    // A project of the organization may name them like any template.
+    const project = await server.request('POST', '/v1/projects', { key, body: { name: 'Fresh desk' } });
+    expect(project.status).toBe(201);
+    expect((await server.request('PUT', `/v1/projects/${project.body.id}/video_settings`, { key, body: { template: { id: social.id } } })).status).toBe(200);
   });
 });
