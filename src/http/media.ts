@@ -14,6 +14,11 @@ const contentTypes: Record<string, string> = {
   '.mp4': 'video/mp4',
   '.vtt': 'text/vtt',
   '.png': 'image/png',
+  // Uploaded background tracks, kept with the extension of the format their bytes show (src/media/intake.ts).
+  '.wav': 'audio/wav',
+  '.flac': 'audio/flac',
+  '.ogg': 'audio/ogg',
+  '.m4a': 'audio/mp4',
 };
 
 export function mediaFiles(mediaDir: string) {
