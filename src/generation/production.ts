@@ -66,7 +66,7 @@ interface AudioDeps {
  */
 export async function loadMusic(track: NonNullable<Production['track']>, dir: string, deps: AudioDeps & { mediaDir: string }): Promise<MusicBed | null> {
   const wavPath = path.join(dir, 'music.wav');
-  if (track.file) await decode(path.join(deps.mediaDir, track.file), wavPath, deps.sampleRate, deps.audioLimits.timeoutMs, track.url);
+  if (track.file) await decode(path.join(deps.mediaDir, track.file), wavPath, deps.sampleRate, deps.audioLimits.timeoutMs, track.url, deps.audioLimits.maxDurationMs);
   else await fetchAudio(track.url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate });
   return loadMusicBed(wavPath, deps.sampleRate, track.volume);
 }
