@@ -28,12 +28,43 @@ export const querySchema = z.object({
   summary: queryBoolean.default(false),
   media_format: z.enum(['audio', 'video']).optional(),
   access_tier: z.string().trim().min(1).max(100).optional(),
-  video_size: z.string().trim().min(1).max(50).optional(),
+  video_size: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .optional()
+    .describe("Videos of this size: a size's name (`square`), `WxH` (`1080x1080`) or a ratio (`1:1`, `16:9`); all videos when none is of it"),
   initial_content_id: z.string().max(255).optional(),
   initial_source_id: z.string().max(255).optional(),
   initial_source_url: z.string().max(2048).optional(),
 });
 export type PlayerQuery = z.infer<typeof querySchema>;
+
+export interface FrameSize {
+  name: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Which frame sizes `video_size` asks for: a size's name (`square`, any case), `WxH` (`1080x1080`), or a ratio
+ * (`1:1`, `16:9`, `9:16`; the web player sends ratios, its `videoSizes: ["square"]` asks for `1:1`), within 1 %.
+ * Without `video_size`, every size.
+ */
+export function videoSizeMatcher(asked: string | undefined): (size: FrameSize) => boolean {
+  if (asked === undefined) return () => true;
+  const name = asked.toLowerCase();
+  const pixels = /^(\d{1,5})x(\d{1,5})$/i.exec(asked);
+  const ratio = /^(\d{1,5}(?:\.\d{1,4})?):(\d{1,5}(?:\.\d{1,4})?)$/.exec(asked);
+  return (size) => {
+    if (size.name.toLowerCase() === name) return true;
+    if (pixels) return size.width === Number(pixels[1]) && size.height === Number(pixels[2]);
+    if (!ratio || Number(ratio[2]) === 0) return false;
+    const wanted = Number(ratio[1]) / Number(ratio[2]);
+    return Math.abs(size.width / size.height - wanted) <= wanted * 0.01;
+  };
+}
 
 /** Unknown parameters (cache busters, `preview_page`) are left out, so they neither fail nor split the answer cache. */
 export const parsePlayerQuery = (raw: Record<string, unknown>): PlayerQuery => parseOrThrow(querySchema, raw, 'Invalid query parameters');

@@ -12,6 +12,7 @@ import { playerPlaylistWire, playlistToPlayerWire } from '../playlists/wire.ts';
 import type { AdView } from '../ads/readModel.ts';
 import { playerAdToWire, playerAdWire } from '../ads/wire.ts';
 import { segmentsForClients } from '../content/segments.ts';
+import { videoSizeMatcher } from './query.ts';
 
 export type MediaFormat = 'audio' | 'video';
 type Variant = MediaFileRecord['variant'];
@@ -90,12 +91,15 @@ export interface RenderOptions {
 
 type StoredMedia = MediaFileRecord & { video_size?: MediaFileWire['video_size'] };
 
-/** Media of one variant (older items have none recorded: they are articles); video of the asked size when sizes are known. */
+/**
+ * Media of one variant (older items have none recorded: they are articles); video of the asked size when sizes are
+ * known. When no video is of that size, all of them: the player chooses (it also filters by size itself).
+ */
 function mediaOf(files: StoredMedia[], variant: Variant, options: RenderOptions): MediaFileWire[] {
-  const chosen = files
-    .filter((file) => (file.variant ?? 'article') === variant)
-    .filter((file) => !options.videoSize || !file.video_size || file.video_size.name === options.videoSize);
-  return mediaToWire(chosen, options.baseUrl);
+  const ofVariant = files.filter((file) => (file.variant ?? 'article') === variant);
+  const matches = videoSizeMatcher(options.videoSize);
+  const sized = ofVariant.filter((file) => !file.video_size || matches(file.video_size));
+  return mediaToWire(sized.some((file) => file.video_size) ? sized : ofVariant, options.baseUrl);
 }
 
 export const hasSummaryMedia = (item: ContentItemView) => [...item.audio, ...item.video].some((file) => file.variant === 'summary');

@@ -77,6 +77,52 @@ describe('video frames', () => {
     expect(right[0]).toBeLessThan(40);
   });
 
+  // Each form the issue found failing (500 `not a CSS colour`), drawn along its line: where the first and last colours sit.
+  it.each([
+    ['linear-gradient(0.25turn, #ff0000, #0000ff)', 'left', 'right'],
+    ['linear-gradient(+90deg, #ff0000, #0000ff)', 'left', 'right'],
+    ['linear-gradient(1.5708rad, #ff0000, #0000ff)', 'left', 'right'],
+    ['linear-gradient(100grad, #ff0000, #0000ff)', 'left', 'right'],
+    ['linear-gradient(0, #ff0000, #0000ff)', 'bottom', 'top'],
+    ['linear-gradient(-0.25turn, #ff0000, #0000ff)', 'right', 'left'],
+    ['linear-gradient(to top right, #ff0000, #0000ff)', 'bottom-left', 'top-right'],
+  ])('draws %s from its first colour at the %s to its last at the %s', async (background_color, from, to) => {
+    const { file } = await preview(`gradient-${from}-${to}-${background_color.length}`, { background_color, text_captions_enabled: false });
+    const areas: Record<string, Area> = {
+      left: { x: 0, y: 0, width: 4, height: HEIGHT },
+      right: { x: WIDTH - 4, y: 0, width: 4, height: HEIGHT },
+      top: { x: 0, y: 0, width: WIDTH, height: 4 },
+      bottom: { x: 0, y: HEIGHT - 4, width: WIDTH, height: 4 },
+      'bottom-left': { x: 0, y: HEIGHT - 6, width: 6, height: 6 },
+      'top-right': { x: WIDTH - 6, y: 0, width: 6, height: 6 },
+    };
+    const [first, last] = [average(await framePixels(file, 300, areas[from]!)), average(await framePixels(file, 300, areas[to]!))];
+    expect(first[0]).toBeGreaterThan(200);
+    expect(first[2]).toBeLessThan(55);
+    expect(last[2]).toBeGreaterThan(200);
+    expect(last[0]).toBeLessThan(55);
+  });
+
+  it('moves the waveform with the narration: two frames half a second apart during speech show different waves', async () => {
+    const green: Rgb = [0, 255, 0];
+    const { file, words } = await preview('waveform', {
+      audio_and_waveform_enabled: true,
+      waveform_color: '#00ff00',
+      text_captions_enabled: false,
+      sample_text: 'Seven rivers ran over the valley all through the long and windy night.',
+    });
+    // A sixth of the frame high, mid-frame under captions at the bottom.
+    const band: Area = { x: 0, y: (HEIGHT - HEIGHT / 6) / 2, width: WIDTH, height: HEIGHT / 6 };
+    const at = middle(words[1]!);
+    expect(at + 500).toBeLessThan(middle(words.at(-1)!));
+    const [first, second] = [new Set(matching(await framePixels(file, at, band), green, 90)), new Set(matching(await framePixels(file, at + 500, band), green, 90))];
+    // Speech draws more than a flat line (one row across the frame).
+    expect(first.size).toBeGreaterThan(WIDTH * 2);
+    expect(second.size).toBeGreaterThan(WIDTH * 2);
+    const changed = [...first].filter((pixel) => !second.has(pixel)).length + [...second].filter((pixel) => !first.has(pixel)).length;
+    expect(changed).toBeGreaterThan(Math.min(first.size, second.size) / 4);
+  });
+
   it.each([
     ['ja_JP', '日本語の字幕が声に合わせて表示されます。', /NotoSansCJK/],
     ['ar_SA', 'تظهر الترجمة مع الصوت كلمة بكلمة.', /NotoSansArabic/],

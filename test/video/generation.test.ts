@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const scratch = mkdtempSync(path.join(tmpdir(), 'video-generation-test-'));
 const sizes = [
   { name: 'landscape', width: 320, height: 180, enabled: true },
-  { name: 'square', width: 240, height: 240, enabled: true },
+  { name: 'square', width: 1080, height: 1080, enabled: true },
   { name: 'portrait', width: 180, height: 320, enabled: true },
 ];
 
@@ -117,6 +117,24 @@ describe('an item with video on in three sizes', () => {
     expect(all.body.content[0].video.map((file: any) => file.url)).toEqual(item.video.map((file: any) => file.url));
     const square = await server.request('GET', `/v1/projects/1/player/by_content_id/${item.id}?media_format=video&video_size=square`, { key: null });
     expect(square.body.content[0].video).toEqual([item.video[1]]);
+  });
+
+  // The web player with `videoSizes: ["square"]` asks for `1:1`; it also takes `WxH`. A size none of the videos has
+  // leaves the choice to the player: all of them.
+  it.each([
+    ['1:1', ['square']],
+    ['1080x1080', ['square']],
+    ['Square', ['square']],
+    ['16:9', ['landscape']],
+    ['9:16', ['portrait']],
+    ['320x180', ['landscape']],
+    ['4:3', ['landscape', 'square', 'portrait']],
+    ['huge', ['landscape', 'square', 'portrait']],
+  ])('answers player data for video_size=%s with the %j videos', async (asked, names) => {
+    const reply = await server.request('GET', `/v1/projects/1/player/by_content_id/${item.id}?media_format=video&video_size=${encodeURIComponent(asked)}`, { key: null });
+    expect(reply.status).toBe(200);
+    expect(reply.body.content[0].video.map((file: any) => file.video_size.name)).toEqual(names);
+    expect(reply.body.content[0].audio.length).toBeGreaterThan(0);
   });
 
   it('is an episode of the video podcast feed, its enclosure the article video', async () => {
@@ -272,6 +290,40 @@ async function expectStoppedWithin(id: string, ms: number) {
     await pause(100);
   }
 }
+
+describe('a project whose saved background is each gradient form the issue found', () => {
+  afterAll(async () => {
+    await server.request('PUT', '/v1/projects/1/video_settings', { body: { background_color: '#000000' } });
+  });
+
+  // Each was accepted and then failed every item of its project; each now renders.
+  it.each(['linear-gradient(0.25turn, red, blue)', 'linear-gradient(1.2rad, red, blue)', 'linear-gradient(+90deg, red, blue)', 'linear-gradient(0, red, blue)'])(
+    'makes the video of an item with %s',
+    async (background_color) => {
+      const saved = await server.request('PUT', '/v1/projects/1/video_settings', { body: { background_color } });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const id = await create({ title: 'Gradient', body: '<p>Colours.</p>', video_settings: { enabled: true, variants: ['article'], sizes: [{ name: 'small', width: 96, height: 64, enabled: true }] } });
+      const item = await settled(server, id, 120_000);
+      expect(item.status, item.error).toBe('processed');
+      expect(item.video.map((file: any) => file.video_size)).toEqual([{ name: 'small', width: 96, height: 64 }]);
+    },
+    150_000,
+  );
+});
+
+describe('a render', () => {
+  it('hands ffmpeg its filter graph as a script file, never on the command line', async () => {
+    const id = await rendering(12);
+    const lines = await rendersOf(id);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).toMatch(/-filter_complex_script graph-[0-9a-f-]+\.txt/);
+      expect(line).not.toContain('-filter_complex ');
+    }
+    expect((await server.request('DELETE', `/v1/projects/1/content/${id}`)).status).toBe(204);
+    await expectStoppedWithin(id, 5_000);
+  }, 120_000);
+});
 
 describe('deleting an item while its video renders', () => {
   it('stops its ffmpeg', async () => {

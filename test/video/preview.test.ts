@@ -68,6 +68,12 @@ describe('video settings previews', () => {
     expect(template.status).toBe(422);
   });
 
+  it('answers 422 at the size for a frame past 3840 pixels a side, which ffmpeg could not draw within its memory bound', async () => {
+    const reply = await server.request('POST', `/v1/projects/${projectId}/video_settings/preview`, { body: { sizes: [{ name: 'huge', width: 7680, height: 7680, enabled: true }] } });
+    expect(reply.status).toBe(422);
+    expect(reply.body.errors.map((error: { location: string }) => error.location).sort()).toEqual(['sizes.0.height', 'sizes.0.width']);
+  });
+
   it('answers 404 for a template that does not exist', async () => {
     const reply = await server.request('POST', '/v1/video_settings_templates/999999/preview', { body: {} });
     expect(reply.status).toBe(404);
