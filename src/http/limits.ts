@@ -25,10 +25,11 @@ export const MAX_FREE_FORM_ENTRIES = 1000;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /**
- * The one route that takes a multipart/form-data upload (a background track's audio): its handler reads the body
- * itself, straight to a file, within the audio size limit (src/backgroundTracks/upload.ts).
+ * The routes that take a multipart/form-data body, whose handlers read it themselves within the audio size limit: a
+ * background track's audio, straight to a file (src/backgroundTracks/upload.ts), and voice cloning's recordings,
+ * read and dropped before its 422 (src/voices/clone.ts).
  */
-const MULTIPART_ROUTES = new Set(['POST /v1/background_tracks']);
+const MULTIPART_ROUTES = new Set(['POST /v1/background_tracks', 'POST /v1/organization/voices/clone']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Like the body parser it replaces: only an object or an array at the top. */
 const OBJECT_OR_ARRAY = /^[\x20\t\n\r]*[[{]/;
