@@ -79,6 +79,7 @@ const fields: Record<string, fc.Arbitrary<unknown>> = {
     cycle_time: between(1000, 60_000),
     variants: fc.oneof(fc.array(fc.constantFrom('article', 'summary', 'other'), { maxLength: 3 }), junk),
     sizes: fc.array(size, { minLength: 1, maxLength: 2 }),
+    template: oneOf(null, { id: 999_999 }, { id: 0 }, { id: 'x' }),
     text_background_radius: between(0, 200),
     text_highlight_background_radius: between(0, 200),
     text_width: between(10, 100),
@@ -102,7 +103,7 @@ describe('video settings, generated', () => {
         if (reply.status === 422) expect(reply.body.errors.length).toBeGreaterThan(0);
         else rendered += 1;
       }),
-      { numRuns: 80 },
+      { numRuns: 60 },
     );
     // The generators are meant to reach the renderer, not only the schema.
     expect(rendered).toBeGreaterThan(3);
