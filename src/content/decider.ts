@@ -77,7 +77,8 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
     switch (command.kind) {
       case 'CreateContent': {
         if (state.status !== 'absent') return invalid([{ location: 'id', message: 'has already been taken' }]);
-        const { contentId, projectId, contentType, fields, previewToken, now } = command;
+        const { contentId, projectId, contentType, previewToken, now } = command;
+        const fields = { ...command.fields, autoSegmentUpdatesEnabled: autoSegmentUpdatesOf(contentType, command.fields.autoSegmentUpdatesEnabled) };
         return [{ type: 'ContentCreated', data: { contentId, projectId, contentType, fields, previewToken, created: now } }];
       }
       case 'UpdateContent': {
@@ -160,6 +161,14 @@ export const sourceIdDecider: Decider<SourceIdState, SourceIdCommand, SourceIdEv
     }
   },
 };
+
+/**
+ * Whether a new item's media are made again when its text is updated: as asked, else yes for an `auto_segment`
+ * item (publishing plugins never send the field and expect an edited post to be narrated again, as the original's
+ * answers show) and no for the others, whose segments or audio the client manages itself. Decided here and stored
+ * in the event, so items created before this default keep what they were created with.
+ */
+export const autoSegmentUpdatesOf = (contentType: ContentType, asked: boolean | null | undefined) => asked ?? contentType === 'auto_segment';
 
 /** Steps of an older generation, or of a deleted item, decide nothing: a newer request superseded them. */
 const isCurrent = (state: ContentState, generation: number) => state.status === 'active' && state.generation === generation;

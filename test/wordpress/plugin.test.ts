@@ -106,6 +106,21 @@ describe('after a create', () => {
     expect(reply.body.body).toContain('Correction: an earlier version');
   });
 
+  it("narrates the edited post again, though the plugin never sends auto_segment_updates_enabled", async () => {
+    // The original's answers to these creates carry `true`: an edited post's audio is made again.
+    for (const post of Object.keys(CREATES) as Post[]) expect(created[post].auto_segment_updates_enabled, post).toBe(true);
+    const correction = 'Correction: an earlier version of this article gave the wrong year for the closure.';
+    expect(narrated.featured.segments.map((segment: any) => segment.text)).not.toContain(correction);
+    const reply = await plugin('PUT', `/content/${created.featured.id}`, fixture('update.json'));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.auto_segment_updates_enabled).toBe(true);
+    expect(reply.body.status).toBe('queued');
+    const item = await settled(server, created.featured.id);
+    expect(item.status, item.error).toBe('processed');
+    expect(item.segments.map((segment: any) => segment.text)).toContain(correction);
+    expect(item.audio[0].url).not.toBe(narrated.featured.audio[0].url);
+  }, 120_000);
+
   it('answers a second create of the same post with the 422 the plugin recovers from, and the lookup it then makes', async () => {
     const duplicate = await plugin('POST', '/content', fixture(CREATES.plain));
     expect(duplicate.status).toBe(422);
