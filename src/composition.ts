@@ -163,6 +163,9 @@ export async function openWorkflowRunner(config: Config, events: EventStore, voi
     const { createTemporalRunner } = await import('./infrastructure/workflows/temporal.ts');
     return createTemporalRunner(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
   }
-  return createInProcessRunner(generationActivities(config, events, voices, log), deliveryActivities(config, events), log);
+  return createInProcessRunner(generationActivities(config, events, voices, log), deliveryActivities(config, events), log, {
+    interactive: config.GENERATION_CONCURRENCY,
+    bulk: config.GENERATION_BULK_CONCURRENCY,
+  });
 }
 

@@ -41,6 +41,12 @@ export const configSchema = z.object({
     .transform((value) => value === 'true'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('generation'),
+  /**
+   * Narrations made at once per process for interactive work (items just created), and for bulk work (regenerations)
+   * on slots of its own, so a new item never waits for a backlog (docs/generation.md#queues-and-priorities).
+   */
+  GENERATION_CONCURRENCY: positiveInt(2),
+  GENERATION_BULK_CONCURRENCY: positiveInt(1),
   SYNTHESIS_TIMEOUT_MS: positiveInt(60_000),
   SYNTHESIS_CONCURRENCY: positiveInt(2),
   /** Piper's virtual environment (scripts/install-venv.sh puts it beside the tools directory); without it, espeak-ng speaks every language. */

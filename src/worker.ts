@@ -1,9 +1,10 @@
 // The Temporal worker of the production stack: runs the generation and webhook delivery workflows and their activities.
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from './config.ts';
 import { deliveryActivities, generationActivities, loadVoiceCatalogue, openEventStore } from './composition.ts';
+import { bulkTaskQueue } from './infrastructure/workflows/port.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -19,17 +20,27 @@ if (!config.TEMPORAL_ADDRESS) {
 const events = await openEventStore(config);
 const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
 const bundle = path.join(import.meta.dirname, '../build/workflows.js');
-const worker = await Worker.create({
-  connection: await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }),
-  namespace: config.TEMPORAL_NAMESPACE,
-  taskQueue: config.TEMPORAL_TASK_QUEUE,
-  // Production images carry a prebuilt bundle (npm run build:workflows); a checkout bundles at start.
-  ...(existsSync(bundle) ? { workflowBundle: { codePath: bundle } } : { workflowsPath: path.join(import.meta.dirname, '../workflows/index.ts') }),
-  activities: { ...generationActivities(config, events, await loadVoiceCatalogue(config, log), log), ...deliveryActivities(config, events) },
-});
-console.log(`${new Date().toISOString()} worker polling task queue ${config.TEMPORAL_TASK_QUEUE} on ${config.TEMPORAL_ADDRESS}`);
-const stop = () => worker.shutdown();
+const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+// Production images carry a prebuilt bundle (npm run build:workflows); a checkout bundles once at start.
+const workflowBundle = existsSync(bundle) ? { codePath: bundle } : await bundleWorkflowCode({ workflowsPath: path.join(import.meta.dirname, '../workflows/index.ts') });
+const activities = { ...generationActivities(config, events, await loadVoiceCatalogue(config, log), log), ...deliveryActivities(config, events) };
+// Two queues, one process: interactive work (new items, webhook deliveries) on TEMPORAL_TASK_QUEUE, and bulk work
+// (regenerations) on its own queue with GENERATION_BULK_CONCURRENCY activity slots, so that a backlog of it waits in
+// Temporal, never in front of a new item (docs/generation.md#queues-and-priorities).
+const workers = await Promise.all([
+  Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, workflowBundle, activities }),
+  Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: bulkTaskQueue(config.TEMPORAL_TASK_QUEUE),
+    workflowBundle,
+    activities,
+    maxConcurrentActivityTaskExecutions: config.GENERATION_BULK_CONCURRENCY,
+  }),
+]);
+console.log(`${new Date().toISOString()} worker polling task queue ${config.TEMPORAL_TASK_QUEUE} (and ${bulkTaskQueue(config.TEMPORAL_TASK_QUEUE)}) on ${config.TEMPORAL_ADDRESS}`);
+const stop = () => workers.forEach((worker) => worker.shutdown());
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
-await worker.run();
+await Promise.all(workers.map((worker) => worker.run()));
 await events.close();

@@ -90,7 +90,7 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
       const pauses = { afterTitleMs: project.pauseAfterTitleSegmentsSeconds * 1000, afterSegmentMs: project.pauseAfterSegmentsSeconds * 1000 };
-      const rendering = { ...deps, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
+      const rendering = { ...deps, lane: input.lane, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
       // The article's playlist is announced once per generation (the decider refuses a second time), and its id is
       // kept in the completed set: a retried attempt, which renders again from a clean folder, finds the id announced
       // and writes the playlist again under the same URL; an attempt that loses the race to announce takes the winner's.

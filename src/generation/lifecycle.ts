@@ -2,9 +2,17 @@
 // Deterministic and free of I/O: every effect is an activity, so Temporal can replay it.
 import type { GeneratedMedia, MediaFileRecord } from '../content/events.ts';
 
+/**
+ * How soon a generation is wanted: `interactive` (an item just created: someone may be waiting to listen) goes
+ * before `bulk` (regenerations, imports), which runs on fewer slots (docs/generation.md#queues-and-priorities).
+ */
+export type GenerationLane = 'interactive' | 'bulk';
+
 export interface GenerationInput {
   contentId: string;
   generation: number;
+  /** Absent in workflows started before lanes existed: interactive. */
+  lane?: GenerationLane;
 }
 
 export type MediaOutcome = { kind: 'media'; media: GeneratedMedia; published: boolean } | { kind: 'nothing'; reason: string };

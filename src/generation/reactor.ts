@@ -4,6 +4,7 @@ import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import type { WorkflowRunner } from '../infrastructure/workflows/port.ts';
 import type { ContentEvent } from '../content/events.ts';
 import { CONTENT_ITEMS, type ContentItemView } from '../content/readModel.ts';
+import type { GenerationLane } from './lifecycle.ts';
 
 export interface GenerationReactor {
   /** Called for every event the projections applied; ignored until `resume` has run. */
@@ -15,10 +16,16 @@ export interface GenerationReactor {
 const UNFINISHED = ['queued', 'processing'] as const;
 const RESUME_PAGE = 500;
 
+/**
+ * An item's first generation is interactive (it was just created: a publisher or a reader may be waiting to
+ * listen); a regeneration, asked for by `regenerate` or by an edit, is bulk work, which a backlog of may pile up.
+ */
+export const laneOf = (generation: number): GenerationLane => (generation === 1 ? 'interactive' : 'bulk');
+
 export function createGenerationReactor(runner: WorkflowRunner, log: (message: string) => void): GenerationReactor {
   let live = false;
   const start = (contentId: string, generation: number) =>
-    runner.startGeneration({ contentId, generation }).catch((error: unknown) => log(`could not start generation ${generation} of ${contentId}: ${String(error)}`));
+    runner.startGeneration({ contentId, generation, lane: laneOf(generation) }).catch((error: unknown) => log(`could not start generation ${generation} of ${contentId}: ${String(error)}`));
 
   return {
     onEvent(recorded) {

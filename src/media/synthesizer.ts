@@ -24,8 +24,13 @@ export interface SpokenText {
   words: WordTiming[];
 }
 
+/** How soon a request is wanted: among requests waiting for a neural engine's worker, a lower `priority` goes first (then arrival); 0 when unset. */
+export interface SpeakOptions {
+  priority?: number;
+}
+
 export interface Synthesizer {
-  speak(text: string, voice: EngineVoice, wavPath: string): Promise<SpokenText>;
+  speak(text: string, voice: EngineVoice, wavPath: string, options?: SpeakOptions): Promise<SpokenText>;
 }
 
 /** The rate espeak-ng's voices and the Piper voices offered speak at; Kokoro's 24 kHz is resampled to it by its worker, so assembly need not resample. */
@@ -34,14 +39,14 @@ export const SAMPLE_RATE = 22050;
 /** Sends each request to its voice's engine; Piper and Kokoro are absent when they are not installed. */
 export function createSynthesizer(engines: { espeak: EspeakEngine; piper?: PiperEngine; kokoro?: KokoroEngine }): Synthesizer {
   return {
-    speak(text, { engine, engineVoice, speed }, wavPath) {
+    speak(text, { engine, engineVoice, speed }, wavPath, options = {}) {
       if (engine === 'espeak-ng') return engines.espeak.speak(text, engineVoice, wavPath, speed);
       if (engine === 'kokoro') {
         if (!engines.kokoro) return Promise.reject(new SynthesisError('unknown-voice', `Kokoro is not installed here: no voice ${engineVoice}`));
-        return engines.kokoro.speak(text, engineVoice, wavPath, speed);
+        return engines.kokoro.speak(text, engineVoice, wavPath, speed, options.priority);
       }
       if (!engines.piper) return Promise.reject(new SynthesisError('unknown-voice', `Piper is not installed here: no voice ${engineVoice}`));
-      return engines.piper.speak(text, engineVoice, wavPath, speed);
+      return engines.piper.speak(text, engineVoice, wavPath, speed, options.priority);
     },
   };
 }

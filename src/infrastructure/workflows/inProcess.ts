@@ -1,18 +1,34 @@
 // Embedded workflow runner: the same lifecycles and retry policies as on Temporal, inside this process.
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generationLifecycle, generationRetry, type GenerationActivities } from '../../generation/lifecycle.ts';
+import { generationLifecycle, generationRetry, type GenerationActivities, type GenerationLane } from '../../generation/lifecycle.ts';
 import { deliveryLifecycle, deliveryRecordRetry, type DeliveryActivities, type DeliveryRuntime } from '../../webhooks/delivery.ts';
 import { deliveryWorkflowId, generationWorkflowId, type WorkflowRunner } from './port.ts';
 import { retrying } from './retry.ts';
 
-/** At most this many generations run at once; the rest wait their turn (synthesis is CPU-bound). */
-const CONCURRENCY = 2;
+/** How many narrations of each lane may be made at once (GENERATION_CONCURRENCY, GENERATION_BULK_CONCURRENCY). */
+export type LaneConcurrency = Record<GenerationLane, number>;
 
-export function createInProcessRunner(activities: GenerationActivities, deliveries: DeliveryActivities, log: (message: string) => void): WorkflowRunner {
+/** A generation waiting for a slot; it calls `release` when its narration no longer needs the slot. */
+type Waiting = (release: () => void) => Promise<void>;
+
+/**
+ * Generations wait in the queue of their lane in order of arrival, and a freed slot goes to interactive work first.
+ * A generation holds a slot of its lane from its start until its narration is made (its videos wait for the render
+ * slots, elsewhere). Interactive and bulk work have slots of their own, so a new item never waits for bulk work to
+ * make room, and a backlog of bulk work runs a few at a time however long it is (synthesis is CPU-bound); within a
+ * process the speech engines serve interactive sentences first too (src/generation/render.ts).
+ */
+export function createInProcessRunner(
+  activities: GenerationActivities,
+  deliveries: DeliveryActivities,
+  log: (message: string) => void,
+  concurrency: LaneConcurrency = { interactive: 2, bulk: 1 },
+): WorkflowRunner {
   const withRetries = retrying(generationRetry, activities);
   const known = new Set<string>();
-  const queue: (() => Promise<void>)[] = [];
+  const queues: Record<GenerationLane, Waiting[]> = { interactive: [], bulk: [] };
+  const running: Record<GenerationLane, number> = { interactive: 0, bulk: 0 };
   const inFlight = new Set<Promise<void>>();
   const deliveriesInFlight = new Set<Promise<void>>();
   let closed = false;
@@ -24,13 +40,23 @@ export function createInProcessRunner(activities: GenerationActivities, deliveri
   const delivery: DeliveryActivities = { attemptDelivery: deliveries.attemptDelivery, abandonDelivery: retrying(deliveryRecordRetry, deliveries).abandonDelivery };
 
   const pump = () => {
-    while (!closed && inFlight.size < CONCURRENCY && queue.length > 0) {
-      const job = queue.shift()!();
-      inFlight.add(job);
-      void job.finally(() => {
-        inFlight.delete(job);
-        pump();
-      });
+    for (const lane of ['interactive', 'bulk'] as const) {
+      while (!closed && running[lane] < concurrency[lane] && queues[lane].length > 0) {
+        running[lane]++;
+        let held = true;
+        const release = () => {
+          if (!held) return;
+          held = false;
+          running[lane]--;
+          pump();
+        };
+        const job = queues[lane].shift()!(release);
+        inFlight.add(job);
+        void job.finally(() => {
+          inFlight.delete(job);
+          release();
+        });
+      }
     }
   };
 
@@ -39,9 +65,16 @@ export function createInProcessRunner(activities: GenerationActivities, deliveri
       const id = generationWorkflowId(input);
       if (known.has(id)) return;
       known.add(id);
-      queue.push(async () => {
+      const lane = input.lane ?? 'interactive';
+      queues[lane].push(async (release) => {
+        // The slot is given back once the narration is made (or failed for good): rendering videos and recording
+        // the outcome need no synthesis.
+        const narrating: GenerationActivities = {
+          ...withRetries,
+          generateMedia: (given) => withRetries.generateMedia(given).finally(release),
+        };
         try {
-          await generationLifecycle(withRetries, input);
+          await generationLifecycle(narrating, input);
         } catch (error) {
           // Recording the outcome itself failed (the store went away); a restart resumes the item.
           log(`generation ${id} stopped: ${String(error)}`);
@@ -67,7 +100,8 @@ export function createInProcessRunner(activities: GenerationActivities, deliveri
     },
     async close() {
       closed = true;
-      queue.length = 0;
+      queues.interactive.length = 0;
+      queues.bulk.length = 0;
       closing.abort();
       await Promise.allSettled([...inFlight, ...deliveriesInFlight]);
     },

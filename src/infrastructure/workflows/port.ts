@@ -13,3 +13,5 @@ export interface WorkflowRunner {
 
 export const generationWorkflowId = ({ contentId, generation }: GenerationInput) => `generate-${contentId}-${generation}`;
 export const deliveryWorkflowId = ({ deliveryId }: DeliveryInput) => `deliver-${deliveryId}`;
+/** The task queue of bulk generations (regenerations) beside the main one, `TEMPORAL_TASK_QUEUE`. */
+export const bulkTaskQueue = (taskQueue: string) => `${taskQueue}-bulk`;

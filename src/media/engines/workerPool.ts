@@ -26,8 +26,11 @@ export interface WorkerPoolOptions {
 }
 
 export interface NeuralEngine {
-  /** `speed` 1 is the voice's own pace; 1.3 speaks 1.3 times as fast. */
-  speak(text: string, voice: string, wavPath: string, speed?: number): Promise<SpokenText>;
+  /**
+   * `speed` 1 is the voice's own pace; 1.3 speaks 1.3 times as fast. While every worker is busy, requests wait in
+   * order of `priority` (lower first, 0 by default), then of arrival.
+   */
+  speak(text: string, voice: string, wavPath: string, speed?: number, priority?: number): Promise<SpokenText>;
   /** Stops the workers (they also stop on their own when this process exits: their stdin closes). */
   close(): void;
 }
@@ -63,7 +66,9 @@ interface Worker {
 /** `engine` names it in errors; each worker runs `python script ...args maxRssMb`. */
 export function createWorkerEngine(engine: string, script: string, args: readonly string[], { python, workers, timeoutMs, maxRssMb }: WorkerPoolOptions): WarmableEngine {
   const idle: Worker[] = [];
-  const waiting: ((worker: Worker | undefined) => void)[] = [];
+  // Kept sorted by priority, then arrival: a request for an item's first sentences goes before those for its later
+  // ones, and an interactive item's before bulk work's (src/generation/render.ts).
+  const waiting: { priority: number; hand: (worker: Worker | undefined) => void }[] = [];
   const all = new Set<Worker>();
   let started = 0;
 
@@ -103,11 +108,11 @@ export function createWorkerEngine(engine: string, script: string, args: readonl
     started--;
     const at = idle.indexOf(worker);
     if (at >= 0) idle.splice(at, 1);
-    waiting.shift()?.(undefined);
+    waiting.shift()?.hand(undefined);
   }
 
   /** An idle worker, a new one while fewer than `workers` run, or the next one to become free. */
-  async function acquire(): Promise<Worker> {
+  async function acquire(priority: number): Promise<Worker> {
     for (;;) {
       const free = idle.pop();
       if (free) return free;
@@ -115,7 +120,10 @@ export function createWorkerEngine(engine: string, script: string, args: readonl
         started++;
         return start();
       }
-      const handed = await new Promise<Worker | undefined>((resolve) => waiting.push(resolve));
+      const handed = await new Promise<Worker | undefined>((hand) => {
+        const after = waiting.findIndex((other) => other.priority > priority);
+        waiting.splice(after < 0 ? waiting.length : after, 0, { priority, hand });
+      });
       if (handed) return handed;
     }
   }
@@ -123,7 +131,7 @@ export function createWorkerEngine(engine: string, script: string, args: readonl
   function release(worker: Worker) {
     if (!all.has(worker)) return;
     const next = waiting.shift();
-    if (next) next(worker);
+    if (next) next.hand(worker);
     else idle.push(worker);
   }
 
@@ -147,8 +155,8 @@ export function createWorkerEngine(engine: string, script: string, args: readonl
   }
 
   return {
-    async speak(text, voice, wavPath, speed = 1) {
-      const worker = await acquire();
+    async speak(text, voice, wavPath, speed = 1, priority = 0) {
+      const worker = await acquire(priority);
       let answer: Answer;
       try {
         const tokens = tokenize(text).map((token) => token.text);
@@ -170,7 +178,7 @@ export function createWorkerEngine(engine: string, script: string, args: readonl
       };
     },
     async warm(voice) {
-      const worker = await acquire();
+      const worker = await acquire(0);
       try {
         await ask(worker, { voice, warm: true });
       } finally {
