@@ -12,6 +12,7 @@ import { contentStream } from './events.ts';
 import { contentItemsProjection } from '../../projections/contentItems.ts';
 import { readAfterWrite } from '../../projections/inMemory.ts';
 import { checkVideoTemplateReference } from '../videoTemplates/reference.ts';
+import { backgroundTrackOf, checkBackgroundTrackReference } from '../backgroundTracks/reference.ts';
 
 export type ContentActions = ReturnType<typeof contentActions>;
 
@@ -34,14 +35,16 @@ export function contentActions({ events, read, runner, content, now, publicBaseU
     return contentToWire(item, detail, baseUrl(ctx));
   };
   const baseUrl = (ctx: Context) => baseUrlOf(ctx, publicBaseUrl);
-  /** An item's `video_settings.template` names a template of the project's organization. */
-  const checkTemplate = (organizationId: number, body: unknown) =>
-    checkVideoTemplateReference(read, organizationId, (body as { video_settings?: unknown } | null)?.video_settings, 'video_settings.template.id');
+  /** An item's `video_settings.template` names a template of the project's organization, its `background_track.track` a track the project may use. */
+  const checkReferences = async (project: { id: number; organizationId: number }, body: unknown) => {
+    await checkVideoTemplateReference(read, project.organizationId, (body as { video_settings?: unknown } | null)?.video_settings, 'video_settings.template.id');
+    await checkBackgroundTrackReference(read, project.organizationId, project.id, backgroundTrackOf(body));
+  };
 
   return {
     async create(ctx: Context, projectRef: string | undefined, body: unknown, detail: Detail) {
       const project = await reachableProject(ctx, read, projectRef);
-      await checkTemplate(project.organizationId, body);
+      await checkReferences(project, body);
       const { contentId, position } = await content.create(project.id, body, now());
       return afterWrite(ctx, project.id, contentId, position, detail);
     },
@@ -60,7 +63,7 @@ export function contentActions({ events, read, runner, content, now, publicBaseU
     async update(ctx: Context, projectRef: string | undefined, ref: string, body: unknown, detail: Detail) {
       const project = await reachableProject(ctx, read, projectRef);
       const item = await existing(project.id, ref);
-      await checkTemplate(project.organizationId, body);
+      await checkReferences(project, body);
       const position = await content.update(project.id, item._id, item.contentType, body, now());
       return afterWrite(ctx, project.id, item._id, position, detail);
     },

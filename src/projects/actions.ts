@@ -13,6 +13,7 @@ import { readAfterWrite } from '../../projections/inMemory.ts';
 import { notFound } from '../shared/errors.ts';
 import { findProject, listProjects, type ProjectView } from './readModel.ts';
 import { checkVideoTemplateReference } from '../videoTemplates/reference.ts';
+import { backgroundTrackOf, checkBackgroundTrackReference } from '../backgroundTracks/reference.ts';
 import { projectToWire, settingsToWire } from './wire.ts';
 
 const pageQuery = z.object({
@@ -49,6 +50,7 @@ export function projectActions({ events, read, runner, projects, now }: Services
 
     async create(ctx: Context, body: unknown) {
       const principal = requireOrganizationKey(ctx);
+      await checkBackgroundTrackReference(read, principal.organizationId, null, backgroundTrackOf(body));
       const { projectId, position } = await projects.create(principal.organizationId, body, now());
       return reread(projectId, position);
     },
@@ -59,6 +61,7 @@ export function projectActions({ events, read, runner, projects, now }: Services
 
     async update(ctx: Context, projectRef: string | undefined, body: unknown) {
       const project = await reachableProject(ctx, read, projectRef);
+      await checkBackgroundTrackReference(read, project.organizationId, project.id, backgroundTrackOf(body));
       return reread(project.id, await projects.update(project.id, body, now()));
     },
 
