@@ -210,7 +210,7 @@ describe('items', () => {
     expect(item.status).toBe('error');
     expect(item.error).toMatch(reason);
     // Refused for good: fetched once, not retried.
-    expect(asked.get(file)).toBe(1);
+    expect(asked.get(file), server.output().split('\n').filter((line) => line.includes(created.body.id)).join('\n')).toBe(1);
   }
 
   it('fails an item whose pre-recorded audio is a playlist, with the reason', async () => {
