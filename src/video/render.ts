@@ -41,6 +41,9 @@ export interface RenderedVideoDetails extends RenderedVideo {
   renderMs: number;
 }
 
+/** The narration's share of the time limit is for frames of this many pixels; larger frames get as much more. */
+const TIMED_PIXELS = 1280 * 720;
+
 /** Each part of a split render lasts at least this long: below it, starting another process costs more than it saves. */
 const MIN_PART_MS = 15_000;
 
@@ -125,7 +128,8 @@ export function createVideoRenderer(options: VideoRendererOptions): MeasuredVide
         await mkdir(path.dirname(path.resolve(request.outPath)), { recursive: true });
         const target = { ...request, outPath: path.resolve(request.outPath) };
         const encoding = { fps, threads: options.threads, preset: options.preset ?? 'veryfast' };
-        const limits = { cwd: work, timeoutMs: timeout.baseMs + timeout.perAudioMs * request.durationMs, maxRssBytes: options.maxRssBytes };
+        const largeness = Math.max(1, (size.width * size.height) / TIMED_PIXELS);
+        const limits = { cwd: work, timeoutMs: timeout.baseMs + timeout.perAudioMs * request.durationMs * largeness, maxRssBytes: options.maxRssBytes };
         const spans = renderSpans(request.durationMs, fps, options.threads, clips.length > 0);
         const started = performance.now();
         const run =

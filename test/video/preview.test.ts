@@ -68,6 +68,14 @@ describe('video settings previews', () => {
     expect(template.status).toBe(422);
   });
 
+  it('renders the largest frame accepted, 3840×3840, with a turned gradient, within the memory bound', async () => {
+    const body = { background_color: 'linear-gradient(33deg, red, blue, green)', sample_text: 'A large frame.', sizes: [{ name: 'max', width: 3840, height: 3840, enabled: true }] };
+    const reply = await server.request('POST', `/v1/projects/${projectId}/video_settings/preview`, { body });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    await download(reply.body.video_url, path.join(dir, 'max.mp4'));
+    expect((await probe(path.join(dir, 'max.mp4'))).video).toMatchObject({ width: 3840, height: 3840 });
+  }, 240_000);
+
   it('answers 422 at the size for a frame past 3840 pixels a side, which ffmpeg could not draw within its memory bound', async () => {
     const reply = await server.request('POST', `/v1/projects/${projectId}/video_settings/preview`, { body: { sizes: [{ name: 'huge', width: 7680, height: 7680, enabled: true }] } });
     expect(reply.status).toBe(422);
