@@ -79,9 +79,12 @@ function reference(name: string): string {
 export const htmlText = (html: string): string =>
   html.replace(/<[^>]*>/g, ' ').replace(/&(#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/g, (_, name: string) => reference(name));
 
+/** What a field's words are read from: a title as it is, a body as HTML. A filter on the field is read the same way. */
+const readAs: Record<keyof SearchText, (text: string) => string> = { title: (text) => text, body: htmlText };
+
 export const searchTextOf = (fields: Pick<ContentFields, 'title' | 'body'>): SearchText => ({
-  title: wordText(fields.title ?? ''),
-  body: wordText(htmlText(fields.body ?? '')),
+  title: wordText(readAs.title(fields.title ?? '')),
+  body: wordText(readAs.body(fields.body ?? '')),
 });
 
 /**
@@ -89,7 +92,17 @@ export const searchTextOf = (fields: Pick<ContentFields, 'title' | 'body'>): Sea
  * one as a prefix. Text without a word finds nothing.
  */
 export function phraseFilter(text: string): Record<string, unknown> {
-  const words = wordsOf(text);
+  return wordsFilter(wordsOf(text));
+}
+
+/**
+ * `filter[<field>]`: the text read as the field's documents are (a body's markup dropped and its character references
+ * decoded, as `searchTextOf` reads it), then its words as `phraseFilter`'s. An item's own body, exactly as it was
+ * posted, thus finds it.
+ */
+export const fieldFilter = (field: keyof SearchText, text: string): Record<string, unknown> => wordsFilter(wordsOf(readAs[field](text)));
+
+function wordsFilter(words: string[]): Record<string, unknown> {
   // Words hold letters and digits only: nothing in them is special to a regular expression.
   return words.length === 0 ? { $in: [] } : { $regex: words.map((word) => ` ${word}`).join('') };
 }

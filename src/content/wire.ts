@@ -7,7 +7,7 @@ import { contentTypes, segmentsDetail, type SegmentsDetail } from './commands.ts
 import { contentStatuses, type ContentItemView, type ContentListQuery } from './readModel.ts';
 import type { MediaFileRecord } from './events.ts';
 import { segmentsForClients } from './segments.ts';
-import { phraseFilter } from './search.ts';
+import { fieldFilter } from './search.ts';
 
 const text = z.string().nullable();
 const int = z.number().int();
@@ -255,8 +255,8 @@ export function parseListQuery(raw: Record<string, unknown>): ContentListQuery &
     _id: q['filter[id]'],
     sourceId: q['filter[source_id]'],
     sourceUrl: q['filter[source_url]'],
-    'searchText.title': q['filter[title]'] === undefined ? undefined : phraseFilter(q['filter[title]']),
-    'searchText.body': q['filter[body]'] === undefined ? undefined : phraseFilter(q['filter[body]']),
+    'searchText.title': q['filter[title]'] === undefined ? undefined : fieldFilter('title', q['filter[title]']),
+    'searchText.body': q['filter[body]'] === undefined ? undefined : fieldFilter('body', q['filter[body]']),
     published: q['filter[published]'],
     videoPublished: q['filter[video_published]'],
     status: q['filter[statuses][]'] ? { $in: q['filter[statuses][]'] } : undefined,

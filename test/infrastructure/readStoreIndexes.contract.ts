@@ -64,6 +64,9 @@ const scenarios: [name: string, run: (read: ReadStore) => Promise<unknown>][] = 
       ['filter[publish_date][from]', '2024-03-01T00:00:00Z'],
     ] as const
   ).map(([parameter, value]): (typeof scenarios)[number] => [`content list, ${parameter}`, list({ [parameter]: value as string | string[] })]),
+  // A search box's first key: a third of the titles have a word starting with it, listed from the index's heads.
+  ['content list, filter[title] of one letter', list({ 'filter[title]': 's' })],
+  ['content list, filter[body] of two letters', list({ 'filter[body]': 'ha' })],
   ...['created', 'publish_date', 'duration', 'published', 'status'].flatMap((by) =>
     ['asc', 'desc'].map((dir): (typeof scenarios)[number] => [`content list, order ${by} ${dir}`, list({ 'order[by]': by, 'order[dir]': dir })]),
   ),
@@ -131,7 +134,12 @@ const expectedIndexes: Record<string, string[]> = {
 };
 
 /** Searches in titles and bodies, on stores with a search index of each. */
-const searchScenarios: Record<string, string> = { 'content list, filter[title]': 'search searchText.title', 'content list, filter[body]': 'search searchText.body' };
+const searchScenarios: Record<string, string> = {
+  'content list, filter[title]': 'search searchText.title',
+  'content list, filter[body]': 'search searchText.body',
+  'content list, filter[title] of one letter': 'search searchText.title',
+  'content list, filter[body] of two letters': 'search searchText.body',
+};
 
 const STATUSES = ['draft', 'queued', 'processing', 'processed', 'skipped', 'error'];
 const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString();

@@ -12,6 +12,7 @@ const titles: Record<string, string> = {
   p5: 'ÉLECTIONS municipales à Zürich',
   p6: 'Councillor budgets',
   p7: 'C++ & Rust, 2024-25',
+  p8: '東京 news',
 };
 const bodies: Record<string, string> = {
   p1: '<p>The <strong>council</strong> met.</p><p>Budget&nbsp;talks resumed at&#160;noon.</p>',
@@ -36,6 +37,21 @@ const titleCases: [text: string, ids: string[]][] = [
   ['...', []],
   ['a', ['p3', 'p5']],
   ['c rust 2024 2', ['p7']],
+  // One or two letters alone: the words starting with them.
+  ['e', ['p2', 'p5']],
+  ['É', ['p2', 'p5']],
+  ['z', ['p5']],
+  ['zü', ['p5']],
+  ['mu', ['p5']],
+  ['2', ['p7']],
+  ['20', ['p7']],
+  ['25', ['p7']],
+  ['c', ['p1', 'p3', 'p4', 'p6', 'p7']],
+  ['co', ['p1', 'p3', 'p4', 'p6']],
+  ['東', ['p8']],
+  ['東京', ['p8']],
+  ['京', []],
+  ['ew', []],
 ];
 
 /** Bodies are HTML: tags part words and are never found; character references are decoded. */
@@ -72,7 +88,7 @@ export function phraseSearchContract(store: () => ReadStore) {
         await collection.put({ _id: id, projectId: 1, rank: n % 17, searchText });
       }
       const ordered = [...texts.keys()].sort((a, b) => (Number(a.slice(1)) % 17) - (Number(b.slice(1)) % 17) || b.localeCompare(a));
-      for (const text of ['the', 'the council', 'council the', 'budget harb', 'harbour theatre the', 'council harbour council', 'the budget th', 'the th', 'theatre council budget', 'budget budget', 'council b', 'the t']) {
+      for (const text of ['the', 'the council', 'council the', 'budget harb', 'harbour theatre the', 'council harbour council', 'the budget th', 'the th', 'theatre council budget', 'budget budget', 'council b', 'the t', 't', 'th', 'b', 'bu', 'h', 'ha', 'c', 'co', 'x', 'te']) {
         const phrase = ` ${text}`;
         const matching = ordered.filter((id) => texts.get(id)!.includes(phrase));
         for (const [skip, limit] of [[0, 1], [0, 5], [3, 2], [0, 0]] as const) {

@@ -3,7 +3,7 @@ import Database, { type Database as Connection, type Statement } from 'better-sq
 import { useWriteAheadLog } from '../sqliteLog.ts';
 import type { Collection, Document, IndexSpec, ReadStore } from './port.ts';
 import { regexMatches } from './regexLiteral.ts';
-import { wordPairs } from './sqliteSearch.ts';
+import { wordHeads, wordPairs } from './sqliteSearch.ts';
 import { collectionSteps, sameDocuments, type Scope } from './sqliteCollection.ts';
 import { fillSearch, loadSchema, mergeSearch, openLayout, setSearch, type Schema } from './sqliteSchema.ts';
 import { dropRetired, holdsRetired, renameCollection } from './sqliteRename.ts';
@@ -40,6 +40,7 @@ function open(file: string, cacheKib: number): Connection {
   db.function('rs_regexp', { deterministic: true }, (pattern, flags, value) => (regexMatches(String(pattern), String(flags), value) ? 1 : 0));
   // The search indexes' triggers call it: every connection that writes documents needs it.
   db.function('rs_pairs', { deterministic: true }, (text) => wordPairs(typeof text === 'string' ? text : null));
+  db.function('rs_heads', { deterministic: true }, (text) => wordHeads(typeof text === 'string' ? text : null));
   return db;
 }
 

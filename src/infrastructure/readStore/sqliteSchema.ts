@@ -23,7 +23,7 @@ export const META = quote('rs:meta');
 type MetaKind = 'layout' | 'collection' | 'column' | 'multikey' | 'index' | 'search';
 
 /** The version of the tables' layout; a file of another version is emptied, and the projections refill it from the log. */
-const LAYOUT = '5';
+const LAYOUT = '6';
 
 export function openLayout(db: Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${META} (collection TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, kind, name))`);
@@ -235,7 +235,7 @@ export function fillSearch(db: Database, collection: string, path: string, after
     : (db.prepare(`SELECT max(rid) FROM ${docs}`).pluck().get() as number | null);
   if (last === null || last <= after) return null;
   db.prepare(
-    `INSERT OR REPLACE INTO ${quote(names.search(path))} (rowid, text, pairs) SELECT rid, value, rs_pairs(value) ` +
+    `INSERT OR REPLACE INTO ${quote(names.search(path))} (rowid, text, pairs, heads) SELECT rid, value, rs_pairs(value), rs_heads(value) ` +
       `FROM (SELECT rid, json_extract(doc, ${jsonPath(path)}) AS value FROM ${docs} WHERE rid > ? AND rid <= ?)`,
   ).run(after, last);
   return last;
@@ -264,9 +264,11 @@ export function mergeSearch(db: Database, collection: string, path: string, page
  * second column holds the text's word pairs (`rs_pairs`, sqliteSearch.ts), so that a phrase of common words is
  * looked up by its pairs rather than by the long postings of each word; the three-letter prefixes of its tokens are
  * indexed too, so that the shortest prefix searched for is read as one stream rather than merged from every word.
+ * Its third column holds the text's heads (`rs_heads`): each different first one and two characters of its words, so
+ * that a word of one or two letters typed alone is read as one stream too (layout 6; a file of layout 5 is refilled).
  */
 function createSearchTable(db: Database, collection: string, path: string): void {
-  db.exec(`CREATE VIRTUAL TABLE ${quote(tableNames(collection).search(path))} USING fts5(text, pairs, tokenize=${literal(SEARCH_TOKENIZER)}, prefix=${literal(SEARCH_PREFIXES)})`);
+  db.exec(`CREATE VIRTUAL TABLE ${quote(tableNames(collection).search(path))} USING fts5(text, pairs, heads, tokenize=${literal(SEARCH_TOKENIZER)}, prefix=${literal(SEARCH_PREFIXES)})`);
   createSearchTriggers(db, collection, path);
 }
 
@@ -276,7 +278,7 @@ export function createSearchTriggers(db: Database, collection: string, path: str
   const table = quote(names.search(path));
   const docs = quote(names.docs);
   const value = `json_extract(NEW.doc, ${jsonPath(path)})`;
-  const insert = `INSERT INTO ${table} (rowid, text, pairs) VALUES (NEW.rid, ${value}, rs_pairs(${value}));`;
+  const insert = `INSERT INTO ${table} (rowid, text, pairs, heads) VALUES (NEW.rid, ${value}, rs_pairs(${value}), rs_heads(${value}));`;
   const trigger = (purpose: string) => quote(names.trigger(`${purpose}:search:${path}`));
   db.exec(`CREATE TRIGGER ${trigger('insert')} AFTER INSERT ON ${docs} BEGIN ${insert} END`);
   db.exec(

@@ -20,6 +20,60 @@ export function wordPairs(text: string | null): string | null {
   return pairs;
 }
 
+/** Marks of the ASCII heads met in the text being read: one- and two-character ones, by their characters' codes. */
+const seen = new Uint32Array(128 * 129);
+let reading = 0;
+
+/**
+ * The heads of word text: each different first character and first two characters of its words (` cat cow c` →
+ * `c ca co`), one token each, so that a word of one or two letters typed alone (`filter[title]=x`, a search box's
+ * first key) is one token's postings, streamed and cut like a word's, rather than a walk of the list. Characters are
+ * code points; ASCII ones are marked in a table, any other kept in a set.
+ */
+export function wordHeads(text: string | null): string | null {
+  if (text === null) return null;
+  reading = reading === 0xffffffff ? 1 : reading + 1;
+  if (reading === 1) seen.fill(0);
+  const heads: string[] = [];
+  let others: Set<string> | null = null;
+  const other = (head: string) => {
+    others ??= new Set();
+    if (others.has(head)) return;
+    others.add(head);
+    heads.push(head);
+  };
+  const length = text.length;
+  for (let i = 0; i + 1 < length; i++) {
+    if (text.charCodeAt(i) !== 32) continue;
+    const first = text.charCodeAt(i + 1);
+    if (first === 32) continue;
+    if (first < 128) {
+      const second = i + 2 < length ? text.charCodeAt(i + 2) : 32;
+      const one = first * 129;
+      if (seen[one] !== reading) {
+        seen[one] = reading;
+        heads.push(String.fromCharCode(first));
+      }
+      if (second === 32) continue;
+      if (second >= 128) {
+        other(String.fromCharCode(first) + String.fromCodePoint(text.codePointAt(i + 2)!));
+        continue;
+      }
+      const two = one + 1 + second;
+      if (seen[two] !== reading) {
+        seen[two] = reading;
+        heads.push(String.fromCharCode(first, second));
+      }
+      continue;
+    }
+    // A first character beyond ASCII: its code point (a surrogate pair is one), then the next.
+    const [a, b] = text.slice(i + 1, i + 5);
+    other(a!);
+    if (b !== undefined && b !== ' ') other(a! + b);
+  }
+  return heads.join(' ');
+}
+
 const pairsOf = (words: readonly string[]) => words.slice(1).map((word, i) => `_${words[i]}_${word}`).join(' ');
 
 /**
@@ -60,8 +114,8 @@ export function searchCandidates(count: (match: string, limit: number) => number
   return (_path, phrase) => {
     const words = phrase.trim().split(' ');
     const last = words.at(-1)!;
-    // A one- or two-letter word alone starts too many words to list them; such a search is walked.
-    if (words.length === 1 && [...last].length < MIN_PREFIX) return null;
+    // A one- or two-letter word alone is one head token's postings (`wordHeads`): listed when few, else walked.
+    if (words.length === 1 && [...last].length < MIN_PREFIX) return listed(`heads : "${last}"`);
     // The same words all whole match fewer documents than the phrase: if even they are many, the phrase is common.
     if (!listed(wholeWords(words, false))) return null;
     // The last word as a prefix: its pair tokens' postings are merged, about as many as the phrase has documents
