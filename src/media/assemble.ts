@@ -1,4 +1,5 @@
 // Joins audio parts with exact pauses into one timeline at podcast loudness, encoded once into an mp3 and a growing HLS rendition.
+import { once } from 'node:events';
 import { mkdir, readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { createLeveller } from './loudness.ts';
 import { createMusicMixer, MUSIC_TAIL_MS, type MusicBed, type MusicMixer } from './musicBed.ts';
 import { openTimelineTap } from './timelineTap.ts';
 import { runTool, tail } from './tool.ts';
-import { isPcm16Mono, parseWav, type WavAudio } from './wav.ts';
+import { isPcm16Mono, parseWav, wavLayout, type WavAudio } from './wav.ts';
 
 export interface AssemblyPart {
   wavPath: string;
@@ -118,39 +119,47 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
   let samples = 0;
   let music: MusicMixer | null = null;
   /** Silence, with the music mixed in as the pause's place calls for. */
-  const silence = (ms: number, mixMusic?: (mixer: MusicMixer, pcm: Int16Array) => void) => {
+  const silence = async (ms: number, mixMusic?: (mixer: MusicMixer, pcm: Int16Array) => Promise<void>) => {
     const count = Math.round((ms * sampleRate) / 1000);
     samples += count;
     const pause = Buffer.alloc(count * 2);
-    if (music) mixMusic?.(music, new Int16Array(pause.buffer, pause.byteOffset, count));
+    if (music) await mixMusic?.(music, new Int16Array(pause.buffer, pause.byteOffset, count));
     return pause;
   };
-  const send = (pcm: Buffer) => {
+  // The encoder is waited for when it falls behind, so what is not encoded yet never piles up in the process.
+  const encoderGone = encoding.then(
+    () => undefined,
+    () => undefined,
+  );
+  const send = async (pcm: Buffer) => {
     tap?.write(pcm);
-    input.write(pcm);
+    if (!input.write(pcm)) await Promise.race([once(input, 'drain'), encoderGone]);
   };
+  const closeMusic = () => music?.close().catch(() => undefined);
   return {
     async append(wavPath, pauseBeforeMs) {
       if (offsetsMs.length === 0 && options.music) {
         const bed = await options.music;
-        music = bed ? createMusicMixer(bed, sampleRate, MP3_GAIN_DB) : null;
+        music = bed ? await createMusicMixer(bed, sampleRate, MP3_GAIN_DB) : null;
       }
       const wav = await readWav(wavPath);
       const pcm = wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : await resample(wavPath, sampleRate);
       const sound = level(pcm16(pcm), sampleRate);
-      if (offsetsMs.length > 0) send(silence(pauseBeforeMs, (mixer, pause) => mixer.betweenSentences(pause)));
+      if (offsetsMs.length > 0) await send(await silence(pauseBeforeMs, (mixer, pause) => mixer.betweenSentences(pause)));
       offsetsMs.push((samples * 1000) / sampleRate);
-      music?.underSpeech(sound);
-      send(Buffer.from(sound.buffer, sound.byteOffset, sound.byteLength));
+      await music?.underSpeech(sound);
+      await send(Buffer.from(sound.buffer, sound.byteOffset, sound.byteLength));
       samples += sound.length;
     },
     async finish(trailingPauseMs = 0) {
       if (offsetsMs.length === 0) {
         input.end();
         tap?.abort();
+        await closeMusic();
         throw new MediaError('invalid-input', 'nothing to assemble');
       }
-      const ending = silence(music ? Math.max(trailingPauseMs, MUSIC_TAIL_MS) : trailingPauseMs, (mixer, pause) => mixer.atTheEnd(pause));
+      const ending = await silence(music ? Math.max(trailingPauseMs, MUSIC_TAIL_MS) : trailingPauseMs, (mixer, pause) => mixer.atTheEnd(pause));
+      await closeMusic();
       tap?.write(ending);
       input.end(ending);
       try {
@@ -166,6 +175,7 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
       watcher.stop();
       tap?.abort();
       input.end();
+      void closeMusic();
     },
   };
 }
@@ -173,7 +183,8 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
 /** All parts at once, each followed by its pause, at the sample rate most of them already have. */
 export async function assemble(parts: readonly AssemblyPart[], outDir: string, name: string): Promise<Assembly> {
   if (parts.length === 0) throw new MediaError('invalid-input', 'nothing to assemble');
-  const audio = await Promise.all(parts.map(({ wavPath }) => readWav(wavPath)));
+  // Headers only: the parts are read one at a time as they join the timeline.
+  const audio = await Promise.all(parts.map(({ wavPath }) => wavLayout(wavPath, wavPath)));
   const writer = await startAssembly(outDir, name, mostCommonRate(audio));
   for (const [i, part] of parts.entries()) await writer.append(part.wavPath, parts[i - 1]?.pauseAfterMs ?? 0);
   return writer.finish(parts[parts.length - 1]!.pauseAfterMs);
@@ -193,7 +204,7 @@ function pcm16(pcm: Buffer): Int16Array {
 }
 
 /** The rate most parts already have, so that as few as possible are resampled. */
-function mostCommonRate(audio: readonly WavAudio[]): number {
+function mostCommonRate(audio: readonly Pick<WavAudio, 'sampleRate'>[]): number {
   const counts = new Map<number, number>();
   for (const { sampleRate } of audio) counts.set(sampleRate, (counts.get(sampleRate) ?? 0) + 1);
   return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];

@@ -57,16 +57,30 @@ export function trailingSilenceSamples(pcm: Buffer): number {
  * into memory. The data chunk runs to the file's end when its size is a placeholder.
  */
 export async function wavSampleCount(path: string, source: string): Promise<number> {
+  return (await wavLayout(path, source)).samples;
+}
+
+/** Where a WAV file's audio is and what it is, from its chunk headers alone (`samples` counts 16-bit mono samples). */
+export interface WavLayout extends Omit<WavAudio, 'data'> {
+  dataOffset: number;
+  samples: number;
+}
+
+export async function wavLayout(path: string, source: string): Promise<WavLayout> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
     const head = Buffer.alloc(Math.min(size, 64 * 1024));
     await handle.read(head, 0, head.length, 0);
     if (head.length < 12 || head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') throw new MediaError('undecodable', `${source} is not a WAV file`);
+    let format: Omit<WavAudio, 'data'> = { formatTag: 1, channels: 1, sampleRate: 0, bitsPerSample: 16 };
     for (let at = 12; at + 8 <= head.length; ) {
       const id = head.toString('ascii', at, at + 4);
       const length = head.readUInt32LE(at + 4);
-      if (id === 'data') return Math.floor(Math.min(length, size - at - 8) / 2);
+      if (id === 'fmt ' && length >= 16 && at + 24 <= head.length) {
+        format = { formatTag: head.readUInt16LE(at + 8), channels: head.readUInt16LE(at + 10), sampleRate: head.readUInt32LE(at + 12), bitsPerSample: head.readUInt16LE(at + 22) };
+      }
+      if (id === 'data') return { ...format, dataOffset: at + 8, samples: Math.floor(Math.min(length, size - at - 8) / 2) };
       at += 8 + length + (length % 2);
     }
     throw new MediaError('undecodable', `${source} has no data chunk`);
