@@ -11,6 +11,12 @@ const common = { tags, security };
 const memberParams = z.object({ id: numericId });
 const voiceLinks = linksTo({ GetVoice: 'getVoice', UpdateVoice: 'updateVoice', DeleteVoice: 'deleteVoice' }, { id: '$response.body#/id' });
 
+/** What cloning clients send: recordings and a name. Read and dropped, since no installed engine clones. */
+const cloneForm = z.object({
+  files: z.array(z.string().meta({ format: 'binary' })).meta({ description: 'Recordings of the voice: read and dropped, then refused at `files` (422)' }),
+  name: z.string().optional(),
+});
+
 const previewsWire = z
   .object({
     text: z.string().describe('What the previews say'),
@@ -67,8 +73,8 @@ export function registerVoices(registry: OpenAPIRegistry) {
     method: 'post',
     path: '/organization/voices/clone',
     operationId: 'cloneVoice',
-    summary: 'Clone a voice from recordings: not available with the installed engines, always answers 422',
-    request: { headers: idempotencyHeaders },
+    summary: 'Clone a voice from recordings: not available with the installed engines, always answers 422 at `files` (multipart/form-data or JSON bodies alike)',
+    request: { headers: idempotencyHeaders, body: { required: false, content: { 'multipart/form-data': { schema: cloneForm }, 'application/json': { schema: cloneForm.partial() } } } },
     responses: errors(400, 401, 403, 404, 413, 415, 422, 429),
   });
   registry.registerPath({

@@ -8,10 +8,12 @@ import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { customVoicesProjection } from '../../projections/voices.ts';
 import { readAfterWrite } from '../../projections/inMemory.ts';
+import type { VoiceShift } from '../media/engines/kokoroShift.ts';
 import type { Voice } from './catalogue.ts';
 import { customVoiceSchemas, designPreviewsSchema, finalizeDesignSchema, voiceQuery, type CustomVoiceBody } from './commands.ts';
 import { DEFAULT_PREVIEW_TEXT, designCandidates, settingsOfGeneratedVoiceId, speakPreview, variantGender } from './design.ts';
 import { voicesStream, type BlendPart, type CustomVoiceFields } from './events.ts';
+import { dropMultipartBody } from './clone.ts';
 import { createCustomVoiceHandlers } from './handlers.ts';
 import { findCustomVoice, listCustomVoices, type CustomVoiceView } from './readModel.ts';
 import { customVoiceToWire, languageToWire, stockVoiceToWire, type VoiceWire } from './wire.ts';
@@ -57,8 +59,11 @@ export function voiceActions(services: Services) {
     return customVoiceToWire(found, catalogue);
   };
 
-  /** The stored fields a base voice, variant, blend and speed make: language, gender and accent come from them. */
-  const builtFrom = (base: Voice, variant: string | null, speed: number, blend: BlendPart[] | null): Omit<CustomVoiceFields, 'name' | 'type' | 'description'> => {
+  /**
+   * The stored fields a base voice, variant, blend, shift and speed make: language, gender and accent come from them.
+   * A shift (voice design's) stays only with a Kokoro base voice, which is the one engine it is applied to.
+   */
+  const builtFrom = (base: Voice, variant: string | null, speed: number, blend: BlendPart[] | null, shift: VoiceShift | null = null): Omit<CustomVoiceFields, 'name' | 'type' | 'description'> => {
     if (variant !== null && base.engine !== 'espeak-ng') throw invalid([{ location: 'variant', message: `only espeak-ng voices have variants; ${base.name} is a ${base.engine} voice` }]);
     return {
       baseVoiceId: base.id,
@@ -67,6 +72,7 @@ export function voiceActions(services: Services) {
       variant,
       speed,
       blend,
+      shift: base.engine === 'kokoro' ? shift : null,
       language: { code: base.language.code, name: base.language.name },
       gender: (variant ? variantGender(variant) : null) ?? base.gender,
       accent: base.accent,
@@ -141,7 +147,7 @@ export function voiceActions(services: Services) {
         if (!base) throw invalid([{ location: 'base_voice.id', message: 'the voice\'s base voice is no longer installed: name another' }]);
         // A blend left out stays as it was, checked again against a new base voice.
         const blend = wire.blend !== undefined ? blendOf(base, wire.blend) : blendOf(base, storedBlend(found));
-        Object.assign(changes, builtFrom(base, wire.variant !== undefined ? wire.variant : found.variant, wire.speed ?? found.speed, blend));
+        Object.assign(changes, builtFrom(base, wire.variant !== undefined ? wire.variant : found.variant, wire.speed ?? found.speed, blend, found.shift ?? null));
       }
       return afterWrite(organizationId, found.id, await handlers.update(organizationId, found.id, changes, now()));
     },
@@ -184,17 +190,19 @@ export function voiceActions(services: Services) {
         name: wire.voice_name,
         type: 'designed',
         description: wire.voice_description ?? null,
-        ...builtFrom(settings.base, settings.variant, settings.speed, blendOf(settings.base, settings.blend)),
+        ...builtFrom(settings.base, settings.variant, settings.speed, blendOf(settings.base, settings.blend), settings.shift),
       };
       const { id, position } = await handlers.create(organizationId, fields, now());
       return afterWrite(organizationId, id, position);
     },
 
-    clone(ctx: Context): never {
+    /** A multipart body (recordings) is read and dropped first, so the client reads the answer; JSON bodies answer the same. */
+    async clone(ctx: Context): Promise<never> {
       requireOrganizationKey(ctx);
+      if (ctx.request.is('multipart/form-data')) await dropMultipartBody(ctx, services.audioLimits.maxBytes);
       throw invalid(
         [{ location: 'files', message: 'cannot be cloned with the installed engines' }],
-        'Voice cloning is not available: none of the installed speech engines (Piper, espeak-ng) clones voices. Design one instead (POST /organization/voices/design_previews)',
+        'Voice cloning is not available: none of the installed speech engines (Piper, Kokoro, espeak-ng) clones voices. Design one instead (POST /organization/voices/design_previews)',
       );
     },
   };

@@ -1,5 +1,6 @@
 // An organization's catalogue: the stock voices plus the organization's own, as generation and content checks
 // see them. Built by folding the organization's voices stream, so it works where there is no read store (workers).
+import { withShift } from '../media/engines/kokoroShift.ts';
 import type { EventStore, RecordedEvent } from '../infrastructure/eventStore/port.ts';
 import type { ProjectEvent } from '../projects/events.ts';
 import { projectStream } from '../projects/events.ts';
@@ -11,14 +12,16 @@ import { voicesStream } from './events.ts';
 
 /**
  * What the engine is given: espeak-ng takes a variant after a `+` in the voice name (`en-us+f3`); Kokoro takes a
- * blend as weighted style vectors (`af_heart:0.6+bf_emma:0.4`), the base voice weighing what the blend leaves.
+ * blend as weighted style vectors (`af_heart:0.6+bf_emma:0.4`), the base voice weighing what the blend leaves, and a
+ * shift after an `@` (`af_heart@pitch=-1.5,low=3,high=0`, src/media/engines/kokoroShift.ts).
  */
-export function engineVoiceOf(fields: Pick<CustomVoiceFields, 'engineVoice' | 'variant' | 'blend'>): string {
+export function engineVoiceOf(fields: Pick<CustomVoiceFields, 'engineVoice' | 'variant' | 'blend' | 'shift'> & { engine?: CustomVoiceFields['engine'] }): string {
   if (fields.variant) return `${fields.engineVoice}+${fields.variant}`;
-  if (!fields.blend?.length) return fields.engineVoice;
+  const shifted = (voice: string) => (fields.engine === undefined || fields.engine === 'kokoro' ? withShift(voice, fields.shift) : voice);
+  if (!fields.blend?.length) return shifted(fields.engineVoice);
   const share = (weight: number) => Math.round(weight * 1000) / 1000;
   const rest = 1 - fields.blend.reduce((sum, part) => sum + part.weight, 0);
-  return [`${fields.engineVoice}:${share(rest)}`, ...fields.blend.map((part) => `${part.engineVoice}:${share(part.weight)}`)].join('+');
+  return shifted([`${fields.engineVoice}:${share(rest)}`, ...fields.blend.map((part) => `${part.engineVoice}:${share(part.weight)}`)].join('+'));
 }
 
 /** A custom voice as the catalogue's voices are: it speaks with its base voice's engine, at its own speed. */

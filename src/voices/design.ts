@@ -1,10 +1,12 @@
 // Voice design without a model that designs voices: the description's words are mapped onto what the installed
-// engines can vary (which voice, which espeak-ng variant, how fast), and each candidate speaks a preview.
-// With Kokoro installed, gender and accent pick its voice and timbre words blend a second one in (its style vectors
-// mix); the mapping is in docs/voices.md.
+// neural engines can vary. Gender and accent pick a Kokoro voice, timbre and accent words blend others into it (their
+// style vectors mix), pace words set its speed, and age and depth words shift its pitch and timbre with a DSP filter
+// after it speaks (src/media/engines/kokoroShift.ts). espeak-ng's variants are offered only for a robotic or
+// whispered voice, which the neural voices do not do. The mapping is in docs/voices.md.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isNeutralShift, isValidShift, SHIFT_LIMITS, type VoiceShift } from '../media/engines/kokoroShift.ts';
 import type { Synthesizer } from '../media/synthesizer.ts';
 import { runTool, tail } from '../media/tool.ts';
 import { invalid } from '../shared/errors.ts';
@@ -12,12 +14,13 @@ import type { Voice, VoiceCatalogue } from './catalogue.ts';
 import { ESPEAK_VARIANTS, type EspeakVariant } from './commands.ts';
 import { engineVoiceOf } from './custom.ts';
 
-/** A designed voice before it is kept: a stock voice, an espeak-ng variant or a Kokoro blend, and a speed. */
+/** A designed voice before it is kept: a stock voice, an espeak-ng variant or a Kokoro blend and shift, and a speed. */
 export interface DesignedSettings {
   baseVoiceId: number;
   variant: EspeakVariant | null;
   speed: number;
   blend: { voice: { id: number }; weight: number }[] | null;
+  shift: VoiceShift | null;
 }
 
 export const DEFAULT_PREVIEW_TEXT =
@@ -25,35 +28,68 @@ export const DEFAULT_PREVIEW_TEXT =
 
 const has = (words: Set<string>, ...wanted: string[]) => wanted.some((word) => words.has(word));
 
+/** The description's word groups (docs/voices.md lists them): what each asks of the voice. */
+export const DESCRIPTION_WORDS = {
+  female: ['female', 'woman', 'women', 'girl', 'lady', 'she', 'her', 'feminine', 'grandmother', 'grandma'],
+  male: ['male', 'man', 'men', 'boy', 'gentleman', 'he', 'his', 'masculine', 'grandfather', 'grandpa'],
+  neutral: ['neutral', 'androgynous', 'nonbinary', 'ungendered'],
+  british: ['british', 'london', 'uk', 'england', 'scottish'],
+  transatlantic: ['transatlantic', 'atlantic'],
+  old: ['old', 'older', 'elderly', 'aged', 'senior', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'mature'],
+  young: ['young', 'youthful', 'teen', 'teenage', 'child', 'kid', 'girl', 'boy'],
+  deep: ['deep', 'low', 'bass', 'husky', 'gravelly', 'raspy', 'booming', 'resonant'],
+  high: ['high', 'light', 'thin', 'squeaky', 'bright', 'crisp'],
+  slow: ['slow', 'slowly', 'unhurried', 'leisurely'],
+  fast: ['fast', 'quick', 'quickly', 'rapid', 'brisk', 'speedy'],
+  calm: ['calm', 'warm', 'soothing', 'gentle', 'relaxed', 'soft', 'mellow'],
+  energetic: ['energetic', 'lively', 'excited', 'enthusiastic', 'upbeat', 'dynamic'],
+  robotic: ['robotic', 'robot', 'synthetic', 'mechanical'],
+  whispered: ['whisper', 'whispering', 'whispered', 'breathy', 'hushed'],
+} as const;
+
+type Group = keyof typeof DESCRIPTION_WORDS;
+const asks = (words: Set<string>, group: Group) => has(words, ...DESCRIPTION_WORDS[group]);
+
 /** How fast the description asks for: pace words set it, temper words nudge it. */
 function speedOf(words: Set<string>, text: string): number {
   let speed = 1;
-  if (has(words, 'slow', 'slowly', 'unhurried', 'leisurely')) speed = /very slow/.test(text) ? 0.7 : 0.85;
-  if (has(words, 'fast', 'quick', 'quickly', 'rapid', 'brisk', 'speedy')) speed = /very (fast|quick)/.test(text) ? 1.4 : 1.2;
-  if (has(words, 'calm', 'warm', 'soothing', 'gentle', 'relaxed', 'soft', 'mellow')) speed *= 0.93;
-  if (has(words, 'energetic', 'lively', 'excited', 'enthusiastic', 'upbeat', 'dynamic')) speed *= 1.1;
+  if (asks(words, 'slow')) speed = /very slow/.test(text) ? 0.7 : 0.85;
+  if (asks(words, 'fast')) speed = /very (fast|quick)/.test(text) ? 1.4 : 1.2;
+  if (asks(words, 'calm')) speed *= 0.93;
+  if (asks(words, 'energetic')) speed *= 1.1;
   return Math.round(Math.min(2, Math.max(0.5, speed)) * 100) / 100;
 }
 
 function genderOf(words: Set<string>): 'female' | 'male' | null {
-  if (has(words, 'female', 'woman', 'women', 'girl', 'lady', 'she', 'her', 'feminine', 'grandmother')) return 'female';
-  if (has(words, 'male', 'man', 'men', 'boy', 'gentleman', 'he', 'his', 'masculine', 'grandfather')) return 'male';
+  if (asks(words, 'neutral')) return null;
+  if (asks(words, 'female')) return 'female';
+  if (asks(words, 'male')) return 'male';
   return null;
 }
 
-/** espeak-ng variants for a gender and an age, best first (f1, m1, grandma and grandpa are its older voices). */
-function variantsOf(gender: 'female' | 'male' | null, words: Set<string>): EspeakVariant[] {
-  const old = has(words, 'old', 'older', 'elderly', 'aged', 'senior', 'grandmother', 'grandfather', 'gravelly', 'raspy');
-  const young = has(words, 'young', 'youthful', 'teen', 'teenage', 'child', 'girl', 'boy', 'bright');
-  if (has(words, 'whisper', 'whispering', 'breathy', 'hushed')) return gender === 'male' ? ['whisper'] : ['whisperf'];
-  if (has(words, 'robotic', 'robot', 'synthetic', 'mechanical')) return ['klatt'];
-  if (gender === 'female') return old ? ['f1', 'grandma'] : young ? ['f4', 'f3', 'f5'] : ['f2', 'f3', 'f5'];
-  if (gender === 'male') return old ? ['m1', 'croak', 'grandpa'] : young ? ['m3', 'm7'] : ['m3', 'm2'];
-  return ['m3', 'f2'];
+/**
+ * Age and depth words as a pitch shift and a timbre tilt: older and deeper voices lower (a woman's more, her voice
+ * drops further with age), with more low band; younger and higher ones raise, with more high band. Each group
+ * counts once; the sum stays within SHIFT_LIMITS.
+ */
+function shiftOf(words: Set<string>, gender: 'female' | 'male' | null): VoiceShift | null {
+  const shift = { semitones: 0, lowDb: 0, highDb: 0 };
+  const add = (semitones: number, lowDb: number, highDb: number) => {
+    shift.semitones += semitones;
+    shift.lowDb += lowDb;
+    shift.highDb += highDb;
+  };
+  if (asks(words, 'old')) add(gender === 'male' ? -1 : -2, 2, -1);
+  if (asks(words, 'young')) add(1.5, -1, 2);
+  if (asks(words, 'deep')) add(-2, 4, 0);
+  if (asks(words, 'high')) add(1.5, 0, 3);
+  const clamp = (value: number, limit: number) => Math.max(-limit, Math.min(limit, value));
+  const kept = { semitones: clamp(shift.semitones, SHIFT_LIMITS.semitones), lowDb: clamp(shift.lowDb, SHIFT_LIMITS.db), highDb: clamp(shift.highDb, SHIFT_LIMITS.db) };
+  return isNeutralShift(kept) ? null : kept;
 }
 
 /** British words ask for en_GB (Kokoro's British voices, else espeak-ng's); everything else English is en_US. */
-const languageOf = (words: Set<string>) => (has(words, 'british', 'london', 'uk', 'england', 'scottish') ? 'en_GB' : 'en_US');
+const languageOf = (words: Set<string>) => (asks(words, 'british') && !asks(words, 'transatlantic') ? 'en_GB' : 'en_US');
 
 /**
  * Timbre words and the Kokoro voices of each gender that lend it, best first: a description's warm or bright words
@@ -64,36 +100,67 @@ const TIMBRES = [
   { words: ['bright', 'young', 'youthful', 'light', 'crisp', 'clear', 'energetic', 'lively', 'cheerful'], female: ['af_bella', 'af_heart'], male: ['am_michael', 'bm_george'] },
 ];
 
-/** The Kokoro voice a description's gender and accent choose, with a second voice blended in for its timbre words. */
-function kokoroCandidate(words: Set<string>, gender: 'female' | 'male' | null, code: string, speed: number, catalogue: VoiceCatalogue): DesignedSettings | null {
-  const kokoro = catalogue.voices.filter((voice) => voice.engine === 'kokoro');
-  const main = kokoro.find((voice) => voice.language.code === code && (gender === null || voice.gender === gender));
-  if (!main) return null;
-  // The timbre most words ask for leads (warmth on a tie); one word lends a third of the voice, more lend 40 %.
-  const [count, timbre] = TIMBRES.map((entry) => [entry.words.filter((word) => words.has(word)).length, entry] as const).reduce((best, next) => (next[0] > best[0] ? next : best));
-  const partner = count > 0 && main.gender ? timbre[main.gender].map((name) => kokoro.find((voice) => voice.engineVoice === name)).find((voice) => voice && voice.id !== main.id) : undefined;
-  return { baseVoiceId: main.id, variant: null, speed, blend: partner ? [{ voice: { id: partner.id }, weight: count > 1 ? 0.4 : 0.3 }] : null };
+/** The other gender's voice of the region, blended in equal parts for a neutral voice; the other region's for a transatlantic one. */
+function accentAndGenderParts(words: Set<string>, main: Voice, kokoro: Voice[]): { voice: Voice; weight: number }[] {
+  const parts: { voice: Voice; weight: number }[] = [];
+  if (asks(words, 'neutral') && main.gender) {
+    const other = kokoro.find((voice) => voice.language.code === main.language.code && voice.gender !== null && voice.gender !== main.gender);
+    if (other) parts.push({ voice: other, weight: 0.45 });
+  }
+  if (asks(words, 'transatlantic')) {
+    const other = kokoro.find((voice) => voice.language.code !== main.language.code && voice.gender === main.gender);
+    if (other) parts.push({ voice: other, weight: 0.35 });
+  }
+  return parts;
 }
 
-/** Up to three candidates for a description, the closest first: the neural voice leads when it fits. */
+/**
+ * A Kokoro voice for the description: `rank` 0 is the best fit of its gender and accent, 1 the next one (another voice
+ * of the same gender and accent, else of the same gender). Timbre, accent and neutral words blend other voices in.
+ */
+function kokoroCandidate(words: Set<string>, gender: 'female' | 'male' | null, code: string, speed: number, shift: VoiceShift | null, catalogue: VoiceCatalogue, rank: number): DesignedSettings | null {
+  const kokoro = catalogue.voices.filter((voice) => voice.engine === 'kokoro');
+  const fits = [
+    ...kokoro.filter((voice) => voice.language.code === code && (gender === null || voice.gender === gender)),
+    ...kokoro.filter((voice) => voice.language.code !== code && (gender === null || voice.gender === gender)),
+  ];
+  const main = fits[rank];
+  if (!main) return null;
+  const parts = accentAndGenderParts(words, main, kokoro);
+  // The timbre most words ask for leads (warmth on a tie); one word lends a third of the voice, more lend 40 %.
+  const [count, timbre] = TIMBRES.map((entry) => [entry.words.filter((word) => words.has(word)).length, entry] as const).reduce((best, next) => (next[0] > best[0] ? next : best));
+  const taken = (voice: Voice) => voice.id === main.id || parts.some((part) => part.voice.id === voice.id);
+  const partner = count > 0 && main.gender ? timbre[main.gender].map((name) => kokoro.find((voice) => voice.engineVoice === name)).find((voice) => voice && !taken(voice)) : undefined;
+  if (partner) parts.push({ voice: partner, weight: parts.length > 0 ? 0.2 : count > 1 ? 0.4 : 0.3 });
+  const blend = parts.length > 0 ? parts.map((part) => ({ voice: { id: part.voice.id }, weight: part.weight })) : null;
+  return { baseVoiceId: main.id, variant: null, speed, blend, shift };
+}
+
+/**
+ * Up to three candidates for a description, the closest first. Neural voices: Kokoro's, blended and shifted; Piper's
+ * where no shift is asked for (it speaks as trained). A robotic or whispered description leads with espeak-ng's
+ * variant. Without Kokoro or Piper, espeak-ng's plain voice.
+ */
 export function designCandidates(description: string, catalogue: VoiceCatalogue): DesignedSettings[] {
   const text = description.toLowerCase();
   const words = new Set(text.split(/[^a-z]+/).filter(Boolean));
   const gender = genderOf(words);
   const speed = speedOf(words, text);
   const code = languageOf(words);
-  const neural = catalogue.voices.find((voice) => voice.engine === 'piper' && voice.language.code === code && (gender === null || voice.gender === gender));
-  const blended = kokoroCandidate(words, gender, code, speed, catalogue);
+  const shift = shiftOf(words, gender);
   const plain = catalogue.voices.find((voice) => voice.engine === 'espeak-ng' && voice.language.code === code) ?? catalogue.defaultFor('en')!;
-  const variants = variantsOf(gender, words);
   const candidates: DesignedSettings[] = [];
-  // Variants change how a voice sounds more than a neural voice's pace does: they lead for age and breath words.
-  const variantsLead = variants.some((variant) => ['f1', 'm1', 'whisper', 'whisperf', 'klatt'].includes(variant));
-  if (neural && !variantsLead) candidates.push({ baseVoiceId: neural.id, variant: null, speed, blend: null });
-  if (blended && !variantsLead) candidates.push(blended);
-  for (const variant of variants) candidates.push({ baseVoiceId: plain.id, variant, speed, blend: null });
-  // A blend still says age in a neural voice: it follows the variants where they lead.
-  if (blended && variantsLead && blended.blend) candidates.splice(Math.min(2, candidates.length), 0, blended);
+  if (asks(words, 'whispered')) candidates.push({ baseVoiceId: plain.id, variant: gender === 'male' ? 'whisper' : 'whisperf', speed, blend: null, shift: null });
+  else if (asks(words, 'robotic')) candidates.push({ baseVoiceId: plain.id, variant: 'klatt', speed, blend: null, shift: null });
+  const piper = catalogue.voices.find((voice) => voice.engine === 'piper' && voice.language.code === code && (gender === null || voice.gender === gender));
+  const neutralPiper = piper && !shift && !asks(words, 'neutral') && !asks(words, 'transatlantic') ? { baseVoiceId: piper.id, variant: null, speed, blend: null, shift: null } : null;
+  if (neutralPiper) candidates.push(neutralPiper);
+  for (const rank of [0, 1]) {
+    const kokoro = kokoroCandidate(words, gender, code, speed, shift, catalogue, rank);
+    if (kokoro) candidates.push(kokoro);
+  }
+  if (piper && !neutralPiper) candidates.push({ baseVoiceId: piper.id, variant: null, speed, blend: null, shift: null });
+  if (candidates.length === 0) candidates.push({ baseVoiceId: plain.id, variant: null, speed, blend: null, shift: null });
   return candidates.slice(0, 3);
 }
 
@@ -105,7 +172,24 @@ export function variantGender(variant: string): 'female' | 'male' | null {
 
 /** The preview's id carries its settings, so keeping it needs nothing stored in between. */
 export const generatedVoiceIdOf = (settings: DesignedSettings) =>
-  Buffer.from(JSON.stringify([settings.baseVoiceId, settings.variant, settings.speed, settings.blend?.map((part) => [part.voice.id, part.weight]) ?? null])).toString('base64url');
+  Buffer.from(
+    JSON.stringify([
+      settings.baseVoiceId,
+      settings.variant,
+      settings.speed,
+      settings.blend?.map((part) => [part.voice.id, part.weight]) ?? null,
+      settings.shift ? [settings.shift.semitones, settings.shift.lowDb, settings.shift.highDb] : null,
+    ]),
+  ).toString('base64url');
+
+/** A shift as an id carries it, `[semitones, low dB, high dB]`: only with a Kokoro base voice, within SHIFT_LIMITS. */
+function shiftOfId(value: unknown, base: Voice): VoiceShift | null | undefined {
+  if (value === null || value === undefined) return null;
+  if (!Array.isArray(value) || value.length !== 3 || base.engine !== 'kokoro') return undefined;
+  const [semitones, lowDb, highDb] = value as unknown[];
+  const shift = { semitones, lowDb, highDb } as VoiceShift;
+  return isValidShift(shift) && !isNeutralShift(shift) ? shift : undefined;
+}
 
 /** A blend as an id carries it, `[[voice id, weight]]`: Kokoro voices, each weighing less than the base voice keeps. */
 function blendOfId(value: unknown, base: Voice, catalogue: VoiceCatalogue): DesignedSettings['blend'] | undefined {
@@ -124,15 +208,16 @@ export function settingsOfGeneratedVoiceId(id: string, catalogue: VoiceCatalogue
   } catch {
     throw refused;
   }
-  if (!Array.isArray(decoded) || decoded.length < 3 || decoded.length > 4) throw refused;
-  const [baseVoiceId, variant, speed, blendValue] = decoded as unknown[];
+  if (!Array.isArray(decoded) || decoded.length < 3 || decoded.length > 5) throw refused;
+  const [baseVoiceId, variant, speed, blendValue, shiftValue] = decoded as unknown[];
   const base = typeof baseVoiceId === 'number' ? catalogue.byId(baseVoiceId) : undefined;
   const variantOk = variant === null || (ESPEAK_VARIANTS as readonly unknown[]).includes(variant);
   const speedOk = typeof speed === 'number' && speed >= 0.5 && speed <= 2;
   if (!base || !variantOk || !speedOk || (variant !== null && base.engine !== 'espeak-ng')) throw refused;
   const blend = blendOfId(blendValue, base, catalogue);
-  if (blend === undefined) throw refused;
-  return { base, baseVoiceId: base.id, variant: variant as EspeakVariant | null, speed, blend };
+  const shift = shiftOfId(shiftValue, base);
+  if (blend === undefined || shift === undefined) throw refused;
+  return { base, baseVoiceId: base.id, variant: variant as EspeakVariant | null, speed, blend, shift };
 }
 
 export interface Preview {
@@ -150,7 +235,7 @@ export async function speakPreview(synthesizer: Synthesizer, settings: DesignedS
   try {
     const wavPath = path.join(dir, 'preview.wav');
     const mp3Path = path.join(dir, 'preview.mp3');
-    const spoken = await synthesizer.speak(text, { engine: base.engine, engineVoice: engineVoiceOf({ engineVoice: base.engineVoice, variant: settings.variant, blend }), speed: settings.speed }, wavPath);
+    const spoken = await synthesizer.speak(text, { engine: base.engine, engineVoice: engineVoiceOf({ engine: base.engine, engineVoice: base.engineVoice, variant: settings.variant, blend, shift: settings.shift }), speed: settings.speed }, wavPath);
     const encoded = await runTool('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wavPath, '-codec:a', 'libmp3lame', '-b:a', '64k', mp3Path], { timeoutMs: 30_000 });
     if (encoded.code !== 0) throw new Error(`ffmpeg could not encode a voice preview: ${encoded.startError?.message ?? tail(encoded.stderr)}`);
     return {

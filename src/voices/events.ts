@@ -1,11 +1,12 @@
 // The facts of an organization's own voices, all in one stream (`voices-<organization id>`): generation folds it
 // to find the voices an item names, as it does with pronunciation rules (workers have no read store).
+import type { VoiceShift } from '../media/engines/kokoroShift.ts';
 import type { SpeechEngine } from '../media/synthesizer.ts';
 
 /** One Kokoro voice of a blend: its engine name is kept beside its id, as the base voice's is. */
 export type BlendPart = { voiceId: number; engineVoice: string; weight: number };
 
-/** A voice as stored: what it is built from (a stock voice, an espeak-ng variant) and how fast it speaks. */
+/** A voice as stored: what it is built from (a stock voice, an espeak-ng variant, a Kokoro blend and shift) and how fast it speaks. */
 export type CustomVoiceFields = {
   name: string;
   type: 'custom' | 'designed';
@@ -22,6 +23,11 @@ export type CustomVoiceFields = {
    * absent (voices stored before blends existed) when it speaks with its base voice alone.
    */
   blend?: BlendPart[] | null;
+  /**
+   * A Kokoro voice's pitch shift (semitones) and timbre tilt (dB of its low and high bands), applied by ffmpeg after
+   * it speaks (src/media/engines/kokoroShift.ts); null or absent when it speaks as its blend does.
+   */
+  shift?: VoiceShift | null;
   language: { code: string; name: string };
   gender: 'female' | 'male' | 'neutral' | null;
   accent: string | null;

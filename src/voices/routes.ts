@@ -21,7 +21,7 @@ export function voiceRoutes(router: Router, voices: VoiceActions) {
     ctx.status = 201;
   });
   router.post('/organization/voices/clone', async (ctx) => {
-    voices.clone(ctx);
+    await voices.clone(ctx);
   });
   router.get('/organization/voices/:id', async (ctx) => {
     ctx.body = await voices.get(ctx, ctx.params.id!);

@@ -36,6 +36,14 @@ export const voiceWire = z
       .array(z.object({ voice: voiceRef, weight: z.number() }))
       .nullable()
       .describe('Kokoro voices mixed into the base voice with their weights (the base voice weighs the rest); null when none'),
+    shift: z
+      .object({
+        semitones: z.number().describe('Pitch shift in semitones (negative is lower)'),
+        low_db: z.number().describe('Gain of the low band (around 160 Hz), in dB'),
+        high_db: z.number().describe('Gain of the high band (around 4 kHz), in dB'),
+      })
+      .nullable()
+      .describe('A designed Kokoro voice\'s pitch and timbre shift, applied by a DSP filter after it speaks (its tempo and word times unchanged); null when none'),
     description: z.string().nullable(),
     created: timestamp.nullable().describe('Null for stock voices'),
     updated: timestamp.nullable(),
@@ -59,6 +67,7 @@ export const stockVoiceToWire = (voice: Voice, scope: Scope = 'primary'): VoiceW
   base_voice: null,
   variant: null,
   blend: null,
+  shift: null,
   description: null,
   created: null,
   updated: null,
@@ -77,6 +86,7 @@ export const customVoiceToWire = (voice: CustomVoiceView, catalogue: VoiceCatalo
   base_voice: { id: voice.baseVoiceId, name: catalogue.byId(voice.baseVoiceId)?.name ?? voice.engineVoice },
   variant: voice.variant as VoiceWire['variant'],
   blend: voice.blend?.length ? voice.blend.map((part) => ({ voice: { id: part.voiceId, name: catalogue.byId(part.voiceId)?.name ?? part.engineVoice }, weight: part.weight })) : null,
+  shift: voice.shift ? { semitones: voice.shift.semitones, low_db: voice.shift.lowDb, high_db: voice.shift.highDb } : null,
   description: voice.description,
   created: voice.created,
   updated: voice.updated,

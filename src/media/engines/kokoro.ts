@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runTool } from '../tool.ts';
+import { applyShift, splitShift } from './kokoroShift.ts';
 import { createWorkerEngine, type NeuralEngine, type WorkerPoolOptions } from './workerPool.ts';
 
 export const kokoroWorkerScript = fileURLToPath(new URL('./kokoroWorker.py', import.meta.url));
@@ -23,7 +24,19 @@ export async function installedKokoroVoices(venv: string): Promise<string[]> {
   return (JSON.parse(run.stdout.toString('utf8')) as { voices: string[] }).voices;
 }
 
-/** A voice is a style vector's name, or a blend of two (`af_heart:0.6+bf_emma:0.4`). */
+/**
+ * A voice is a style vector's name, or a blend (`af_heart:0.6+bf_emma:0.4`), optionally with a pitch and timbre
+ * shift after an `@` (kokoroShift.ts): the worker speaks the blend, ffmpeg shifts its wav without changing its length.
+ */
 export function createKokoroEngine({ venv, ...pool }: KokoroOptions): KokoroEngine {
-  return createWorkerEngine('Kokoro', kokoroWorkerScript, [kokoroVoicesDir(venv)], { ...pool, python: path.join(venv, 'bin', 'python') });
+  const workers = createWorkerEngine('Kokoro', kokoroWorkerScript, [kokoroVoicesDir(venv)], { ...pool, python: path.join(venv, 'bin', 'python') });
+  return {
+    async speak(text, voice, wavPath, ...rest) {
+      const { voice: blend, shift } = splitShift(voice);
+      const spoken = await workers.speak(text, blend, wavPath, ...rest);
+      if (shift) await applyShift(wavPath, shift, spoken.sampleRate, spoken.samples);
+      return spoken;
+    },
+    close: () => workers.close(),
+  };
 }
