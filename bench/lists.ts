@@ -54,6 +54,12 @@ const apart = (text: string, n: number) => {
   const all = text.replace(/<[^>]*>/g, ' ').split(/\s+/).filter(Boolean);
   return `${all[(n * 7) % all.length]} ${all[(n * 7 + Math.floor(all.length / 2)) % all.length]}`;
 };
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/** The first `count` letters of a word of a text (one of at least that many letters). */
+const firstLetters = (text: string, n: number, count: number) => {
+  const all = text.replace(/<[^>]*>/g, ' ').split(/[^A-Za-z]+/).filter((word) => word.length >= count);
+  return (all[(n * 7) % Math.max(1, all.length)] ?? 'th').slice(0, count);
+};
 const iso = (date: Date) => encodeURIComponent(date.toISOString());
 
 function scenarios(total: number, newest: Date, oldest: Date): Scenario[] {
@@ -71,6 +77,12 @@ function scenarios(total: number, newest: Date, oldest: Date): Scenario[] {
     list('filter[body] (a common pair of words)', (n) => `filter[body]=${encodeURIComponent(['of the', 'in the', 'to the', 'and the'][n % 4]!)}`),
     list('filter[body] (two words of a body, apart: rare together)', (n, s) => `filter[body]=${encodeURIComponent(apart(pick(s, n).body, n))}`),
     list('filter[title] (the first three letters of a word)', (n, s) => `filter[title]=${encodeURIComponent(words(pick(s, n).title, n).split(' ')[0]!.slice(0, 3))}`),
+    // A search box's first keys: one or two letters alone, common (`t`) or rare (`x`, `q`) in the project.
+    list('filter[title]=x (one letter, a search box\'s first key)', () => 'filter[title]=x'),
+    list('filter[title] (one letter, a to z in turn)', (n) => `filter[title]=${LETTERS[n % LETTERS.length]}`),
+    list('filter[title] (the first two letters of a word)', (n, s) => `filter[title]=${encodeURIComponent(firstLetters(pick(s, n).title, n, 2))}`),
+    list('filter[body] (one letter, a to z in turn)', (n) => `filter[body]=${LETTERS[n % LETTERS.length]}`),
+    list('filter[body] (the first two letters of a word)', (n, s) => `filter[body]=${encodeURIComponent(firstLetters(pick(s, n).body, n, 2))}`),
     list('filter[published]=true', () => 'filter[published]=true'),
     list('filter[video_published]=true', () => 'filter[video_published]=true'),
     list('filter[statuses][]=error', () => 'filter[statuses][]=error'),
