@@ -1,11 +1,12 @@
 // Applies an organization's pronunciation rules where a text is spoken, after text normalization: the engine is
 // given the rule's way of saying the matched words, and each spoken token keeps the written token it came from,
-// so word timings go back to the words as written (src/speech/writtenTimings.ts).
+// so word timings go back to the words as written (src/speech/writtenTimings.ts). Phoneme input (`[[…]]`) comes
+// only from an IPA rule's transcription, through phonemeMarkup; everything else is speakable text (src/speech/normalize.ts).
 import type { EventStore, RecordedEvent } from '../infrastructure/eventStore/port.ts';
 import type { ProjectEvent } from '../projects/events.ts';
 import type { SpeechEngine } from '../media/synthesizer.ts';
 import { foldStream } from '../shared/decider.ts';
-import { normalizeForSpeech, whitespaceTokens, type NormalizedText, type SpokenToken } from '../speech/normalize.ts';
+import { normalizeForSpeech, phonemeMarkup, speakable, whitespaceTokens, type NormalizedText, type SpokenToken } from '../speech/normalize.ts';
 import { pronunciationDecider } from './decider.ts';
 import { pronunciationStream, type RuleFields } from './events.ts';
 import { ipaForPiper, ipaToEspeak } from './ipa.ts';
@@ -78,7 +79,7 @@ function sayingOf(rule: RuleFields, matched: readonly string[], speaker: Speaker
       return matched.map((word) => core(word).toLowerCase());
     case 'ipa_transcription':
       // Kokoro's phonemes are espeak-ng's IPA too, as Piper's are: both take the transcription the same way.
-      return whitespaceTokens(`[[${speaker.engine === 'espeak-ng' ? ipaToEspeak(rule.replacement!) : ipaForPiper(rule.replacement!)}]]`);
+      return whitespaceTokens(phonemeMarkup(speaker.engine === 'espeak-ng' ? ipaToEspeak(rule.replacement!) : ipaForPiper(rule.replacement!)));
   }
 }
 
@@ -90,7 +91,9 @@ function sayingOf(rule: RuleFields, matched: readonly string[], speaker: Speaker
 export function applyRules(written: string, normalized: NormalizedText, scopeRules: readonly RuleFields[], speaker: Speaker): NormalizedText {
   const rules = scopeRules.filter((rule) => coversLanguage(rule.language, speaker.language.code));
   if (rules.length === 0) return normalized;
-  const writtenTokens = whitespaceTokens(written);
+  // What is taken from the written text (a matched word, the punctuation around it) is taken from it as speakable:
+  // the only brackets the engine is given are those of a rule's phoneme markup.
+  const writtenTokens = whitespaceTokens(speakable(written));
   const byWritten = new Map<number, SpokenToken[]>();
   for (const token of normalized.tokens) byWritten.set(token.written, [...(byWritten.get(token.written) ?? []), token]);
   const tokens: SpokenToken[] = [];

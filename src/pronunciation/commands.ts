@@ -27,10 +27,8 @@ const ruleType = z
   })
   .transform((value) => value as RuleType);
 
-/** Words as a text's whitespace tokens are matched; brackets are kept for the engines' phoneme input (`[[...]]`). */
+/** Words as a text's whitespace tokens are matched, without brackets (a written word's brackets are punctuation around it). */
 const WORDS = /^[^\s[\]]+( [^\s[\]]+)*$/u;
-/** What starts or ends phoneme input in a text: a replacement never holds it (an IPA one is put in it when spoken). */
-const PHONEME_BLOCK = /\[\[|\]\]/u;
 
 const fields = {
   project: z.object({ id: positiveId }).nullable().describe('The project the rule applies to; null: every project of the organization'),
@@ -50,10 +48,10 @@ const fields = {
     .trim()
     .min(1)
     .max(MAX_REPLACEMENT)
-    .refine((text) => !PHONEME_BLOCK.test(text), 'must not contain [[ or ]]')
-    .meta({ pattern: '^(?!.*(\\[\\[|\\]\\])).*$' })
     .nullable()
-    .describe('What is said instead: the substitute text, or the IPA transcription; null for `say_as_word` and `say_as_letter_sequence`'),
+    .describe(
+      'What is said instead: the substitute text (said as any text is, brackets included: never phoneme input), or the IPA transcription (brackets or slashes around it dropped); null for `say_as_word` and `say_as_letter_sequence`',
+    ),
   case_sensitive: z.boolean(),
   enabled: z.boolean(),
 };

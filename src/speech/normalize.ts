@@ -22,11 +22,22 @@ export interface NormalizedText {
 
 export const whitespaceTokens = (text: string) => text.split(/\s+/u).filter(Boolean);
 
+/**
+ * Text as an engine may be given it, whoever wrote it (an article, a title, a rule's replacement, the punctuation a
+ * rule puts back): every square bracket said as a round one, which the engines pause at alike. All three engines read
+ * `[[…]]` as phoneme input (espeak-ng's espeakPHONEMES, Piper, Kokoro's phonemizer), which only `phonemeMarkup`
+ * writes; text without a single bracket can neither open nor close it, nor make one with a bracket beside it
+ * (`NASA[` put back after a rule's `[`, a `[` before a rule's `[[`). Whitespace is kept, so the tokens stay the
+ * written text's and the mapping back to written words holds.
+ */
+export const speakable = (text: string) => text.replace(/\[/gu, '(').replace(/\]/gu, ')');
+
+/** Phoneme input for an engine, the only place it is written: the phonemes (a rule's transcription) between `[[` and `]]`, any bracket of their own left out. */
+export const phonemeMarkup = (phonemes: string) => `[[${phonemes.replace(/[[\]]/gu, '')}]]`;
+
 /** Only English has rules so far; other languages are given to the engine as written (espeak-ng reads their numbers itself). */
 export function normalizeForSpeech(writtenText: string, language: string): NormalizedText {
-  // Engines read `[[…]]` as phoneme input, which only pronunciation rules may give: an article's own brackets are
-  // said as single ones (the whitespace tokens stay the same, so the mapping back to written words holds).
-  const text = writtenText.replace(/\[{2,}/gu, '[').replace(/\]{2,}/gu, ']');
+  const text = speakable(writtenText);
   const written = whitespaceTokens(text);
   if (!/^en(?:$|[-_])/i.test(language)) return { spoken: text, tokens: written.map((token, index) => ({ text: token, written: index })) };
   const tokens = written.map(splitToken);

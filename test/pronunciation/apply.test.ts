@@ -36,6 +36,25 @@ describe('applying pronunciation rules to the spoken text', () => {
     expect(spoken(text, rules).spoken).toBe(expected);
   });
 
+  it('never gives brackets of the text as phoneme input: only a transcription is put between [[ and ]]', () => {
+    const ipa = rule({ type: 'ipa_transcription', text: 'tomato', replacement: 'təˈmɑːtəʊ' });
+    const cases: [string, RuleFields[], string][] = [
+      ['[[NASA launched', [rule({ type: 'say_as_word' })], '((nasa launched'],
+      ['NASA]] [[NASA[[ then', [rule({ type: 'say_as_word' })], 'nasa)) ((nasa(( then'],
+      ['Ask NASA[ now]]', [rule({ replacement: 'the agency [' })], 'Ask the agency (( now))'],
+      ['Ask NASA', [rule({ replacement: 'the [[h@loU]] agency' })], 'Ask the ((h@loU)) agency'],
+      ['[[FBI]]', [rule({ type: 'say_as_letter_sequence', text: 'FBI' })], '((F.B.I.))'],
+      ['a [tomato] and [[tomato]]', [ipa], "a ([[t@'mA:toU]]) and (([[t@'mA:toU]]))"],
+      ['[[$5]] for NASA', [rule({ type: 'say_as_word' })], '((five dollars)) for nasa'],
+    ];
+    for (const [text, rules, expected] of cases) {
+      const said = spoken(text, rules).spoken;
+      expect(said, text).toBe(expected);
+      // What is left once the transcriptions' markup is taken out holds no bracket at all.
+      expect(said.replace(/\[\[[^[\]]*\]\]/gu, ''), text).not.toMatch(/[[\]]/u);
+    }
+  });
+
   it('gives Piper the IPA itself, stress before the vowel', () => {
     const piper = { engine: 'piper' as const, language: { code: 'en_US' } };
     expect(spoken('a tomato', [rule({ type: 'ipa_transcription', text: 'tomato', replacement: '[təˈmɑːtəʊ]' })], piper).spoken).toBe('a [[təmˈɑːtəʊ]]');

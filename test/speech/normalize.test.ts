@@ -90,9 +90,13 @@ describe('normalizeForSpeech in other languages', () => {
 describe('phoneme brackets in an article', () => {
   it('are never given to an engine as phoneme input, in any language, and keep the written tokens', () => {
     for (const language of ['en_US', 'fr']) {
-      const { spoken, tokens } = normalizeForSpeech('See [[wiki]] and [[[x]]] here', language);
-      expect(spoken).toBe('See [wiki] and [x] here');
-      expect(tokens.map((token) => token.written)).toEqual([0, 1, 2, 3, 4]);
+      const { spoken, tokens } = normalizeForSpeech('See [[wiki]] and [[[x]]] here [ [', language);
+      expect(spoken).toBe('See ((wiki)) and (((x))) here ( (');
+      expect(tokens.map((token) => token.written)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     }
+  });
+
+  it('are said as round ones inside numbers, amounts and dates, which are still read', () => {
+    expect(normalizeForSpeech('It cost [[$5]] on [[3 March]], [[12%]].', 'en_US').spoken).toBe('It cost ((five dollars)) on ((the third of March)), ((twelve percent)).');
   });
 });
