@@ -19,6 +19,7 @@ import { createKokoroEngine } from './media/engines/kokoro.ts';
 import { createPiperEngine } from './media/engines/piper.ts';
 import { createDeliveryActivities } from './webhooks/activities.ts';
 import { createLimit } from './media/limit.ts';
+import { createFetchLimits, type FetchLimits } from './media/fetches.ts';
 import { createVideoRenderer } from './video/render.ts';
 import type { DeliveryRetryPolicy } from './webhooks/delivery.ts';
 import { loadVoiceCatalogue as loadCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
@@ -124,7 +125,22 @@ export function videoRendererOf(config: Config) {
   const fetchLimits = { maxBytes: 20 * 1024 * 1024, timeoutMs: config.AUDIO_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE, maxPixels: config.IMAGE_MAX_PIXELS };
   const fontCacheDir = path.join(config.DATA_DIR, 'fonts');
   mkdirSync(fontCacheDir, { recursive: true });
-  return createVideoRenderer({ fontCacheDir, threads: config.VIDEO_RENDER_THREADS, maxRssBytes: config.VIDEO_RENDER_MAX_RSS_MB * 1024 * 1024, fonts: fetchLimits, images: fetchLimits });
+  return createVideoRenderer({
+    fontCacheDir,
+    threads: config.VIDEO_RENDER_THREADS,
+    maxRssBytes: config.VIDEO_RENDER_MAX_RSS_MB * 1024 * 1024,
+    fonts: fetchLimits,
+    images: fetchLimits,
+    fetches: fetchLimitsOf(config),
+  });
+}
+
+/** One bound of media fetches for the whole process (MEDIA_FETCH_CONCURRENCY), shared by renders and generations. */
+const fetchLimitsByConfig = new WeakMap<Config, FetchLimits>();
+export function fetchLimitsOf(config: Config): FetchLimits {
+  let limits = fetchLimitsByConfig.get(config);
+  if (!limits) fetchLimitsByConfig.set(config, (limits = createFetchLimits(config.MEDIA_FETCH_CONCURRENCY)));
+  return limits;
 }
 
 /** The generation activities with their real dependencies (Piper, Kokoro, espeak-ng, ffmpeg, the event store). */
@@ -137,7 +153,8 @@ export function generationActivities(config: Config, events: EventStore, voices:
     synthesizer: synthesizerOf(config, voices, log && (config.GENERATION_ENABLED || config.TEMPORAL_ADDRESS) ? { log } : undefined),
     sampleRate: SAMPLE_RATE,
     audioLimits: audioLimitsOf(config),
-    videos: { renderer: videoRendererOf(config), limit: createLimit(config.VIDEO_RENDER_CONCURRENCY) },
+    fetches: fetchLimitsOf(config),
+    videos: { renderer: videoRendererOf(config), limit: createLimit(config.VIDEO_RENDER_CONCURRENCY), fetchedDir: path.join(config.DATA_DIR, 'fetched') },
     now: () => new Date(),
     log,
   });

@@ -1,6 +1,7 @@
 // Configuration: every setting comes from an environment variable, validated once at start-up.
 import { z } from 'zod';
 import { logLevels } from './logging.ts';
+import { DEFAULT_MEDIA_FETCH_CONCURRENCY } from './media/fetches.ts';
 
 const optionalUrl = (protocols: RegExp) =>
   z
@@ -73,6 +74,7 @@ export const configSchema = z.object({
   KOKORO_WORKER_MAX_RSS_MB: z.coerce.number().int().min(256).default(2048),
   /** Video renders running at once in a process, and the cores each may take (a long render runs that many ffmpeg parts at once). */
   VIDEO_RENDER_CONCURRENCY: positiveInt(1),
+  MEDIA_FETCH_CONCURRENCY: positiveInt(DEFAULT_MEDIA_FETCH_CONCURRENCY),
   VIDEO_RENDER_THREADS: positiveInt(2),
   /** An ffmpeg process of a render (a part of a split one) is killed past this resident memory, and the render retried. */
   VIDEO_RENDER_MAX_RSS_MB: z.coerce.number().int().min(64).default(1024),

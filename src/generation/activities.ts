@@ -19,6 +19,7 @@ import { scopeRulesOf } from '../pronunciation/apply.ts';
 import { fetchIntroOutro, loadMusic, productionOf, renderWithIntroOutro } from './production.ts';
 import { renderItemVideos, type VideoDeps } from './videos.ts';
 import { VideoRenderError } from '../video/errors.ts';
+import type { FetchLimits } from '../media/fetches.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects', 'unsupported-format', 'over-limit']);
@@ -27,6 +28,8 @@ const HLS = 'application/x-mpegURL';
 const SCRATCH_AUDIO = ['music.wav', 'intro.wav', 'outro.wav', 'article-timeline.wav'];
 
 export interface GenerationDeps extends RenderDeps {
+  /** Fetches at once per process and per item (src/media/fetches.ts). */
+  fetches?: FetchLimits;
   events: EventStore;
   voices: VoiceCatalogue;
   /** Where media files are written; they are served under /media/. */
@@ -90,7 +93,8 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
       const pauses = { afterTitleMs: project.pauseAfterTitleSegmentsSeconds * 1000, afterSegmentMs: project.pauseAfterSegmentsSeconds * 1000 };
-      const rendering = { ...deps, lane: input.lane, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
+      const fetchLimit = deps.fetches?.forItem();
+      const rendering = { ...deps, lane: input.lane, fetchLimit, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
       // The article's playlist is announced once per generation (the decider refuses a second time), and its id is
       // kept in the completed set: a retried attempt, which renders again from a clean folder, finds the id announced
       // and writes the playlist again under the same URL; an attempt that loses the race to announce takes the winner's.
@@ -104,9 +108,9 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       const production = await productionOf(deps.events, source, project, projectEvents);
       // The track, the intro and the outro are fetched while the first sentences are spoken; the assembler waits for
       // the track before its first part.
-      const music = production.track ? loadMusic(production.track, dir, deps) : undefined;
+      const music = production.track ? loadMusic(production.track, dir, { ...deps, fetchLimit }) : undefined;
       music?.catch(() => undefined);
-      const introOutro = production.intro || production.outro ? fetchIntroOutro(production, dir, deps) : undefined;
+      const introOutro = production.intro || production.outro ? fetchIntroOutro(production, dir, { ...deps, fetchLimit }) : undefined;
       introOutro?.catch(() => undefined);
       const timelineWavPath = introOutro ? path.join(dir, 'article-timeline.wav') : undefined;
       const beating = setInterval(heartbeat, 2_000);

@@ -9,6 +9,7 @@ import { defaultPlayerSettings } from '../player/settings.ts';
 import { assemble, type Assembly } from '../media/assemble.ts';
 import { decode, fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
 import { loadMusicBed, type MusicBed } from '../media/musicBed.ts';
+import type { Limit } from '../media/limit.ts';
 import type { ContentSource, ProjectSettings } from './source.ts';
 
 export interface Production {
@@ -58,7 +59,11 @@ async function trackOf(events: EventStore, trackId: number): Promise<{ organizat
 interface AudioDeps {
   sampleRate: number;
   audioLimits: AudioFetchLimits;
+  /** The item's bound on fetches at once, within the process's (src/media/fetches.ts). */
+  fetchLimit?: Limit;
 }
+
+const bounded = <T>(deps: AudioDeps, task: () => Promise<T>) => (deps.fetchLimit ? deps.fetchLimit(task) : task());
 
 /**
  * The track's audio made ready to mix: an uploaded file decoded where it is kept, other audio fetched through the
@@ -66,15 +71,18 @@ interface AudioDeps {
  */
 export async function loadMusic(track: NonNullable<Production['track']>, dir: string, deps: AudioDeps & { mediaDir: string }): Promise<MusicBed | null> {
   const wavPath = path.join(dir, 'music.wav');
-  if (track.file) await decode(path.join(deps.mediaDir, track.file), wavPath, deps.sampleRate, deps.audioLimits.timeoutMs, track.url, deps.audioLimits.maxDurationMs);
-  else await fetchAudio(track.url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate });
+  await bounded(deps, async () => {
+    if (track.file) await decode(path.join(deps.mediaDir, track.file), wavPath, deps.sampleRate, deps.audioLimits.timeoutMs, track.url, deps.audioLimits.maxDurationMs);
+    else await fetchAudio(track.url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate });
+  });
+  // The track stays in its file: measured by ffmpeg, and read a part at a time as it is mixed (src/media/musicBed.ts).
   return loadMusicBed(wavPath, deps.sampleRate, track.volume);
 }
 
 /** The intro's and the outro's audio, fetched through the guarded fetcher like pre-recorded segments: WAV paths. */
 export async function fetchIntroOutro(production: Production, dir: string, deps: AudioDeps): Promise<{ intro?: string; outro?: string }> {
   const fetchPart = async (url: string | null, name: string) =>
-    url ? (await fetchAudio(url, path.join(dir, `${name}.wav`), { ...deps.audioLimits, sampleRate: deps.sampleRate })).wavPath : undefined;
+    url ? (await bounded(deps, () => fetchAudio(url, path.join(dir, `${name}.wav`), { ...deps.audioLimits, sampleRate: deps.sampleRate }))).wavPath : undefined;
   const [intro, outro] = await Promise.all([fetchPart(production.intro, 'intro'), fetchPart(production.outro, 'outro')]);
   return { intro, outro };
 }

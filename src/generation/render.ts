@@ -3,6 +3,7 @@ import path from 'node:path';
 import { startAssembly, type Assembly, type AssemblyOptions } from '../media/assemble.ts';
 import { fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
 import type { Synthesizer, WordTiming } from '../media/synthesizer.ts';
+import type { Limit } from '../media/limit.ts';
 import { normalizeForSpeech, type NormalizedText } from '../speech/normalize.ts';
 import { timingsToWritten } from '../speech/writtenTimings.ts';
 import { applyRules } from '../pronunciation/apply.ts';
@@ -19,6 +20,8 @@ export interface RenderDeps {
   rules?: readonly RuleFields[];
   /** The generation's lane: a bulk generation's sentences wait behind every interactive one's for the engine's workers. */
   lane?: GenerationLane;
+  /** The item's bound on fetches at once, within the process's (src/media/fetches.ts). */
+  fetchLimit?: Limit;
 }
 
 export interface RenderedVariant {
@@ -88,7 +91,10 @@ function partsOf(plan: PlannedSegment[], dir: string, deps: RenderDeps): { parts
         segment: index,
         wavPath,
         characters: 0,
-        make: async () => ({ durationMs: (await fetchAudio(url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate })).durationMs, words: [] }),
+        make: async () => {
+          const fetch = () => fetchAudio(url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate });
+          return { durationMs: (await (deps.fetchLimit ? deps.fetchLimit(fetch) : fetch())).durationMs, words: [] };
+        },
       });
     }
     return null;

@@ -14,12 +14,18 @@ import type { Limit } from '../media/limit.ts';
 import type { RenderedVideo, TimedSegment, VideoRenderer } from '../video/port.ts';
 import type { GenerationInput } from './lifecycle.ts';
 import { contentSourceOf, type ContentSource } from './source.ts';
+import { VideoRenderError } from '../video/errors.ts';
 import { videoRequestsOf, videoSettingsOfItem, type VideoRequest } from './videoPlan.ts';
 
 export interface VideoDeps {
   renderer: VideoRenderer;
   /** Shared by every generation of the process: renders are CPU-heavy, so only this many run at once. */
   limit: Limit;
+  /**
+   * Where each generation keeps the images its renders fetched (`<contentId>/<generation>/` under it), so a retried
+   * render fetches none again; removed once its videos are rendered or refused for good.
+   */
+  fetchedDir?: string;
 }
 
 interface Context {
@@ -99,6 +105,8 @@ export async function renderItemVideos(context: Context, input: GenerationInput,
   // Beside the generation's narration, under the same URL folder.
   const folder = path.posix.dirname(narration('article')!.url);
   const names = requests.map(fileName);
+  const fetchedDir = videos.fetchedDir ? path.join(videos.fetchedDir, input.contentId, String(input.generation)) : undefined;
+  const forget = () => (fetchedDir ? rm(fetchedDir, { recursive: true, force: true }) : Promise.resolve());
   const outPaths = names.map((name) => localPath(mediaDir, `${folder}/${name}`));
   const renderOne = (request: VideoRequest, index: number) =>
     videos.limit(async () => {
@@ -117,6 +125,7 @@ export async function renderItemVideos(context: Context, input: GenerationInput,
         size: request.size,
         outPath: outPaths[index]!,
         signal: stop,
+        ...(fetchedDir ? { fetchedDir } : {}),
       });
       context.log?.(`video ${path.basename(result.path)} of ${input.contentId} rendered with fonts ${result.fonts.join(', ') || 'none'}`);
       return result;
@@ -132,8 +141,12 @@ export async function renderItemVideos(context: Context, input: GenerationInput,
     if (failed) {
       await Promise.all(outPaths.map((file) => rm(file, { force: true })));
       // A render stopped because the item went away fails for good; one the workflow cancelled ends as Temporal says.
-      throw signal?.aborted ? signal.reason : stopped.signal.reason;
+      const reason: unknown = signal?.aborted ? signal.reason : stopped.signal.reason;
+      // The fetched images stay for the next try, unless there is none (src/generation/activities.ts).
+      if (reason instanceof ApplicationFailure || (reason instanceof VideoRenderError && reason.reason === 'refused')) await forget();
+      throw reason;
     }
+    await forget();
     const records: MediaFileRecord[] = [];
     for (const [index, request] of requests.entries()) {
       const { durationMs } = (settled[index] as PromiseFulfilledResult<RenderedVideo>).value;

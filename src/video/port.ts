@@ -59,6 +59,11 @@ export interface VideoRenderRequest {
   posterAtMs?: number;
   /** Stops the render (its ffmpeg is killed) when the workflow is cancelled or the item deleted. */
   signal?: AbortSignal;
+  /**
+   * Where fetched images are kept, one file per URL, so a retried render does not fetch them again (the item's
+   * generation's fetch folder); a folder of the render's own, removed with it, when unset.
+   */
+  fetchedDir?: string;
 }
 
 export interface RenderedVideo {

@@ -9,7 +9,10 @@ import { clipSources, fetchClip } from './clips.ts';
 import { runFfmpeg, type FfmpegOptions, type FfmpegRun } from './ffmpeg.ts';
 import { chosenFonts, resolveFonts, scriptFonts, type FontLimits } from './fonts.ts';
 import { composition, joinParts, partsList, type CompositionAssets, type EncodingOptions, type Span } from './composition.ts';
-import { fetchImage, type ImageLimits } from './images.ts';
+import type { FetchedImage, ImageLimits } from './images.ts';
+import { admitted, download } from './assets.ts';
+import { admitImage, inputOptions } from '../media/intake.ts';
+import { createFetchLimits, DEFAULT_MEDIA_FETCH_CONCURRENCY, fetchedFiles, type FetchLimits } from '../media/fetches.ts';
 import { imageSlots } from './slots.ts';
 import type { RenderedVideo, VideoRenderer, VideoRenderRequest } from './port.ts';
 
@@ -32,6 +35,11 @@ export interface VideoRendererOptions {
   timeout?: { baseMs: number; perAudioMs: number };
   fonts: FontLimits;
   images: ImageLimits;
+  /**
+   * How many images and videos are fetched at once, per render and per process (src/media/fetches.ts); the service
+   * shares one bound with its generations, a renderer alone has its own.
+   */
+  fetches?: FetchLimits;
 }
 
 export interface RenderedVideoDetails extends RenderedVideo {
@@ -89,6 +97,13 @@ async function posterFrame(request: VideoRenderRequest, work: string): Promise<v
   await runFfmpeg(args, { cwd: work, timeoutMs: 15_000, signal: request.signal });
 }
 
+/** An image fetched once per URL into `fetched` (src/video/images.ts's steps), admitted from its header each time. */
+async function fetchImage(url: string, fetched: ReturnType<typeof fetchedFiles>, limits: ImageLimits, signal?: AbortSignal): Promise<FetchedImage> {
+  const file = await fetched.once(url, (target) => download(url, target, limits, signal));
+  const image = await admitted(url, file, () => admitImage(file, url, { maxPixels: limits.maxPixels }));
+  return { path: file, width: image.width, height: image.height, inputOptions: inputOptions(image.format), format: image.format };
+}
+
 /** A VideoRenderer whose answers also say how long ffmpeg took and how much memory it used. */
 export interface MeasuredVideoRenderer extends VideoRenderer {
   render(request: VideoRenderRequest): Promise<RenderedVideoDetails>;
@@ -97,6 +112,7 @@ export interface MeasuredVideoRenderer extends VideoRenderer {
 export function createVideoRenderer(options: VideoRendererOptions): MeasuredVideoRenderer {
   const fps = options.fps ?? 25;
   const timeout = options.timeout ?? { baseMs: 30_000, perAudioMs: 1 };
+  const fetches = options.fetches ?? createFetchLimits(DEFAULT_MEDIA_FETCH_CONCURRENCY);
   return {
     async render(request) {
       const work = await mkdtemp(path.join(tmpdir(), 'video-'));
@@ -104,14 +120,18 @@ export function createVideoRenderer(options: VideoRendererOptions): MeasuredVide
         const { settings, size } = request;
         const fonts = await resolveFonts(settings.textFonts, options.fontCacheDir, options.fonts, request.signal);
         const slots = imageSlots(request);
-        const images = await Promise.all(
-          slots.images.map(async ({ url, crop }, index) => ({ ...(await fetchImage(url, path.join(work, `image-${index}`), options.images, request.signal)), crop })),
-        );
+        // Images come from the request's fetch folder when a try before this one fetched them.
+        const fetched = fetchedFiles(request.fetchedDir ?? path.join(work, 'fetched'));
+        const bounded = fetches.forItem();
+        const image = (url: string) => bounded(() => fetchImage(url, fetched, options.images, request.signal));
+        const images = await Promise.all(slots.images.map(async ({ url, crop }) => ({ ...(await image(url)), crop })));
         const sources = clipSources(request);
         const clips = await Promise.all(
-          sources.map((source, index) => fetchClip(source, sources[index + 1], request.durationMs, path.join(work, `clip-${index}`), options.images, request.signal)),
+          sources.map((source, index) =>
+            bounded(() => fetchClip(source, sources[index + 1], request.durationMs, path.join(work, `clip-${index}`), options.images, request.signal)),
+          ),
         );
-        const logo = settings.logoImageUrl ? await fetchImage(settings.logoImageUrl, path.join(work, 'logo'), options.images, request.signal) : null;
+        const logo = settings.logoImageUrl ? await image(settings.logoImageUrl) : null;
         const captions = settings.textCaptionsEnabled && request.segments.some((segment) => segment.words.length > 0);
         if (captions) {
           const words = request.segments.flatMap((segment) => segment.words.map((word) => word.text));
