@@ -26,8 +26,17 @@ const isFont = (value: string) => {
 };
 const font = z.string().trim().refine(isFont, 'must be a font name or an https URL of a .ttf or .otf file');
 
-/** A side of a video frame in pixels: 16 to 3840 (4K UHD), for projects, templates, items and previews alike. */
-export const videoDimension = z.number().int().min(16).max(3840);
+/**
+ * A side of a video frame in pixels: an even number from 16 to 3840 (4K UHD), for projects, templates, items and
+ * previews alike. Even: H.264 in 4:2:0, what every player decodes, has no odd sides.
+ */
+export const videoDimension = z
+  .number()
+  .int()
+  .min(16)
+  .max(3840)
+  .multipleOf(2, 'must be even: H.264 video in 4:2:0 has no odd sides')
+  .describe('Pixels: an even number from 16 to 3840');
 
 /** One frame size videos are made in; the WordPress plugin asks for no video when a project has none. */
 export const videoSize = z

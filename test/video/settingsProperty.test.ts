@@ -40,7 +40,7 @@ const between = (min: number, max: number) => fc.oneof(fc.integer({ min, max }),
 const oneOf = (...values: unknown[]) => fc.oneof(fc.constantFrom(...values), junk);
 const animations = ['none', 'fade', 'zoom-in', 'zoom-out', 'slide-up', 'slide-down', 'slide-left', 'slide-right', 'pop'];
 /** Small frames keep a run's renders quick; sides outside 16 to 3840 are refused before any rendering. */
-const side16 = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 16, max: 96 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 1, 15, 3841, 7680, 16.5, -16) });
+const side16 = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 16, max: 96 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 1, 15, 17, 95, 3841, 7680, 16.5, -16) });
 const size = fc.record({ name: fc.constantFrom('a', 'b', ''), width: side16, height: side16, enabled: fc.boolean() });
 
 /** Every field with values both in and outside what it accepts. */

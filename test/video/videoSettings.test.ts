@@ -47,6 +47,7 @@ describe('project video settings', () => {
     [{ sizes: [{ name: 'huge', width: 7680, height: 7680, enabled: true }] }, 'sizes.0.width'],
     [{ sizes: [{ name: 'tall', width: 1080, height: 3841, enabled: true }] }, 'sizes.0.height'],
     [{ sizes: [{ name: 'dot', width: 15, height: 16, enabled: true }] }, 'sizes.0.width'],
+    [{ sizes: [{ name: 'odd', width: 1279, height: 720, enabled: true }] }, 'sizes.0.width'],
   ])('refuses %j at %s with a 422 and changes nothing', async (body, location) => {
     const before = (await server.request('GET', settingsPath())).body;
     const reply = await server.request('PUT', settingsPath(), { body });
