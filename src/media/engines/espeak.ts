@@ -17,7 +17,11 @@ export interface EspeakOptions {
 }
 
 export interface EspeakEngine {
-  /** `voice` is what espeak-ng's `-v` takes (`en`, `en-gb`, `de`, `en-us+f3`); `speed` scales the words per minute. */
+  /**
+   * `voice` is what espeak-ng's `-v` takes (`en`, `en-gb`, `de`, `en-us+f3`); `speed` scales the words per minute.
+   * Phoneme input is on (`[[…]]`, espeakPHONEMES), so `text` is speakable text (src/speech/normalize.ts: no bracket
+   * of an article or a rule's text) with phonemeMarkup's blocks only where an IPA rule put them.
+   */
   speak(text: string, voice: string, wavPath: string, speed?: number): Promise<SpokenText>;
 }
 
