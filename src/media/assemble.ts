@@ -5,9 +5,10 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { MediaError } from './errors.ts';
-import { createLeveller } from './loudness.ts';
+import { createLeveller, levelFilter, measureFile } from './loudness.ts';
 import { createMusicMixer, MUSIC_TAIL_MS, type MusicBed, type MusicMixer } from './musicBed.ts';
 import { openTimelineTap } from './timelineTap.ts';
+import { spawn } from 'node:child_process';
 import { runTool, tail } from './tool.ts';
 import { isPcm16Mono, parseWav, wavLayout, type WavAudio } from './wav.ts';
 
@@ -142,6 +143,19 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
         const bed = await options.music;
         music = bed ? await createMusicMixer(bed, sampleRate, MP3_GAIN_DB) : null;
       }
+      const layout = await wavLayout(wavPath, wavPath);
+      if (layout.samples / layout.sampleRate > LONGEST_LEVELLED_HERE_S) {
+        // A long sound (a pre-recorded file, an intro, a whole narration) is levelled by ffmpeg and streamed through.
+        const filter = levelFilter(await measureFile(wavPath), MP3_GAIN_DB);
+        if (offsetsMs.length > 0) await send(await silence(pauseBeforeMs, (mixer, pause) => mixer.betweenSentences(pause)));
+        offsetsMs.push((samples * 1000) / sampleRate);
+        for await (const chunk of streamLevelled(wavPath, filter, sampleRate)) {
+          await music?.underSpeech(new Int16Array(chunk.buffer, chunk.byteOffset, chunk.length >> 1));
+          await send(chunk);
+          samples += chunk.length >> 1;
+        }
+        return;
+      }
       const wav = await readWav(wavPath);
       const pcm = wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : await resample(wavPath, sampleRate);
       const sound = level(pcm16(pcm), sampleRate);
@@ -208,6 +222,42 @@ function mostCommonRate(audio: readonly Pick<WavAudio, 'sampleRate'>[]): number 
   const counts = new Map<number, number>();
   for (const { sampleRate } of audio) counts.set(sampleRate, (counts.get(sampleRate) ?? 0) + 1);
   return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+}
+
+/**
+ * Sounds up to this long are levelled here, as a whole (src/media/loudness.ts: a sentence, a short recording); longer
+ * ones by ffmpeg, streamed, so the process never holds a sound of unbounded length nor loops over it.
+ */
+const LONGEST_LEVELLED_HERE_S = 60;
+/** What the levelling ffmpeg hands over at a time: 64 KB, 1.5 s at 22,050 Hz. */
+const STREAM_CHUNK_BYTES = 64 * 1024;
+
+/** A long WAV levelled by `filter`, as 16-bit mono samples at `sampleRate` in the machine's byte order, chunk by chunk. */
+async function* streamLevelled(wavPath: string, filter: string, sampleRate: number): AsyncGenerator<Buffer> {
+  const args = ['-v', 'error', '-nostdin', '-f', 'wav', '-protocol_whitelist', 'file', '-i', `file:${wavPath}`, '-af', filter, '-ac', '1', '-ar', String(sampleRate), '-f', PCM_FORMAT, 'pipe:1'];
+  const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('close', (code) => resolve(code));
+  });
+  let pending: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      if (pending.length < STREAM_CHUNK_BYTES) continue;
+      // Whole samples only, in a buffer of their own (aligned for an Int16Array view).
+      const whole = pending.length & ~1;
+      yield Buffer.from(pending.subarray(0, whole));
+      pending = pending.subarray(whole);
+    }
+    if (pending.length >= 2) yield Buffer.from(pending.subarray(0, pending.length & ~1));
+    const code = await exited;
+    if (code !== 0) throw new MediaError('tool-failed', `ffmpeg could not level ${wavPath}: ${tail(stderr)}`);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
 }
 
 async function resample(wavPath: string, sampleRate: number): Promise<Buffer> {

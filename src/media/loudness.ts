@@ -1,4 +1,6 @@
 // Brings each sound to the podcast loudness standard (−16 LUFS, true peak ≤ −1 dBTP) before it is encoded.
+import { MediaError } from './errors.ts';
+import { runTool, tail } from './tool.ts';
 //
 // Loudness is measured as ITU-R BS.1770-4 / EBU R128 define it (K-weighting, 400 ms blocks every 100 ms,
 // absolute gate −70 LUFS, relative gate −10 LU), so ffmpeg's `ebur128` filter reads the same figure.
@@ -88,6 +90,38 @@ export function createLeveller(encoderGainDb: number): Leveller {
       gainDb += (targetLufs - loudness) / Math.min(1, Math.max(0.2, slope));
     }
   };
+}
+
+/** Integrated loudness (LUFS) and true peak (dBTP) of a file, by ffmpeg's EBU R128 meter in its own process. */
+export interface FileLevel {
+  integrated: number;
+  truePeak: number;
+}
+
+export async function measureFile(wavPath: string): Promise<FileLevel> {
+  const args = ['-nostdin', '-hide_banner', '-nostats', '-f', 'wav', '-protocol_whitelist', 'file', '-i', `file:${wavPath}`, '-af', 'ebur128=peak=true', '-f', 'null', '-'];
+  const run = await runTool('ffmpeg', args);
+  const summary = run.stderr.slice(run.stderr.lastIndexOf('Summary:'));
+  const integrated = /I:\s+(-?[\d.]+|-inf) LUFS/.exec(summary)?.[1];
+  const peak = /True peak:\s+Peak:\s+(-?[\d.]+|-inf) dBFS/.exec(summary)?.[1];
+  if (run.code !== 0 || integrated === undefined || peak === undefined) throw new MediaError('tool-failed', `ffmpeg cannot measure ${wavPath}: ${run.startError?.message ?? tail(run.stderr)}`);
+  const level = (text: string) => (text === '-inf' ? -Infinity : Number.parseFloat(text));
+  return { integrated: level(integrated) <= -70 ? -Infinity : level(integrated), truePeak: level(peak) };
+}
+
+/**
+ * The ffmpeg filter that does for a long sound what the leveller does for a short one: the gain to the target and,
+ * where that gain would take true peaks past the ceiling, a look-ahead limiter whose delay is compensated (so the
+ * sound keeps its place to the sample); its limit is 1 dB lower, as it holds sample peaks, not the peaks between them.
+ * Silence is left as it is.
+ */
+export function levelFilter(measured: FileLevel, encoderGainDb: number): string {
+  if (!Number.isFinite(measured.integrated)) return 'anull';
+  const gainDb = TARGET_LUFS - encoderGainDb - measured.integrated;
+  const ceilingDb = CEILING_DBFS - encoderGainDb;
+  const volume = `volume=${gainDb.toFixed(2)}dB`;
+  if (measured.truePeak + gainDb <= ceilingDb) return volume;
+  return `${volume},alimiter=limit=${dbToGain(ceilingDb - 1).toFixed(4)}:attack=${LOOKAHEAD_S * 1000}:release=${RELEASE_S * 1000}:level=false:latency=true`;
 }
 
 /** A gain alone stays 3 dB under the ceiling, far from full scale: 16 bits hold the result. */

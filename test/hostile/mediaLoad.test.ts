@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTool } from '../../src/media/tool.ts';
 import { settled } from '../support/generation.ts';
+import { measureLoudness } from '../support/loudness.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
 /** The most ffmpeg/ffprobe processes the service may run at once for one item: its encoder, a render and its poster. */
@@ -125,9 +126,38 @@ describe('an item cannot exhaust the API process', () => {
     let peak = before;
     const item = await sampling(() => (peak = Math.max(peak, rssMb(servicePid))), settled(server, created.body.id, 300_000));
     expect(item.status, item.error).toBe('processed');
+    console.info(`30-minute track: resident memory ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at most`);
     expect(peak - before, `resident memory went from ${before.toFixed(0)} MB to ${peak.toFixed(0)} MB`).toBeLessThan(150);
     expect(leaseLost(), server.output().slice(-2000)).toBe(false);
   }, 360_000);
+
+  it(`levels and encodes a ${TRACK_MINUTES}-minute pre-recorded segment within +150 MB, at −16 LUFS`, async () => {
+    const before = rssMb(servicePid);
+    const created = await server.request('POST', '/v1/projects/1/content', {
+      body: {
+        type: 'manual_segment',
+        title_voice_id: voice,
+        body_voice_id: voice,
+        summary_enabled: false,
+        segments: [
+          { content_type: 'text', section: 'title', text: 'A long recording' },
+          { content_type: 'audio', audio_url: `${base}/track.mp3` },
+          { content_type: 'text', text: 'That was the whole recording.' },
+        ],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    let peak = before;
+    const item = await sampling(() => (peak = Math.max(peak, rssMb(servicePid))), settled(server, created.body.id, 600_000));
+    expect(item.status, item.error).toBe('processed');
+    expect(item.duration).toBeGreaterThan(TRACK_MINUTES * 60_000);
+    console.info(`30-minute recording: resident memory ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at most`);
+    expect(peak - before, `resident memory went from ${before.toFixed(0)} MB to ${peak.toFixed(0)} MB`).toBeLessThan(150);
+    const loudness = await measureLoudness(item.audio.find((file: any) => file.content_type === 'audio/mpeg').url);
+    expect(Math.abs(loudness.integrated + 16), `${loudness.integrated} LUFS`).toBeLessThanOrEqual(1);
+    expect(loudness.truePeak).toBeLessThanOrEqual(-1);
+    expect(leaseLost(), server.output().slice(-2000)).toBe(false);
+  }, 660_000);
 
   it(`renders an item with ${IMAGES} image segments within ${MOST_MEDIA_CHILDREN} media processes at once, answers meanwhile, and fetches each image once across a retried render`, async () => {
     const images = Array.from({ length: IMAGES }, (_, i) => ({ content_type: 'image', image_url: `${base}/image-${i}.png` }));
@@ -169,6 +199,7 @@ describe('an item cannot exhaust the API process', () => {
     expect(item.status, item.error).toBe('processed');
     expect(item.video).toHaveLength(1);
     expect(killed).toBe(true);
+    console.info(`${IMAGES} images: at most ${most} media processes at once; creates answered in ${answers.join(', ')} ms`);
     expect(most).toBeLessThanOrEqual(MOST_MEDIA_CHILDREN);
     expect(answers.length).toBeGreaterThan(0);
     expect(Math.max(...answers), `create answered in ${answers.join(', ')} ms`).toBeLessThan(5000);
