@@ -11,17 +11,15 @@ import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'voice-design-'));
 // Short (the schema's 100 characters at least), plain words the recognizer knows.
-const TEXT = 'Good evening. Tonight we look at the harbour, the market and the people who keep both of them running every day.';
+const TEXT = 'Good evening. Tonight we look at the harbor, the market and the people who keep both of them running every day.';
 const words = (text: string) => comparedWords([text]).map((word) => word.word);
 
 /** One description per word group of docs/voices.md; between them they hold every group. */
 const DESCRIPTIONS: { group: string; description: string; engines: string[] }[] = [
   { group: 'old, female, slow, calm', description: 'A calm, slow elderly woman with a warm and gentle voice', engines: ['kokoro'] },
-  { group: 'old, male, deep', description: 'An old man with a deep, gravelly voice', engines: ['kokoro'] },
-  { group: 'young, high, fast, energetic', description: 'A bright young woman, quick and energetic', engines: ['kokoro'] },
-  { group: 'British, male, low', description: 'A British gentleman with a low, resonant voice', engines: ['kokoro'] },
+  { group: 'British, male, old, deep', description: 'An older British gentleman with a deep, gravelly voice', engines: ['kokoro', 'piper'] },
+  { group: 'young, high, fast, energetic', description: 'A bright young American woman, quick and energetic', engines: ['kokoro'] },
   { group: 'neutral, transatlantic', description: 'A gender-neutral, transatlantic narrator', engines: ['kokoro'] },
-  { group: 'male, fast (no shift)', description: 'A man reading the news at a fast pace', engines: ['piper', 'kokoro'] },
   { group: 'robotic', description: 'A robotic, mechanical station announcer', engines: ['espeak-ng', 'kokoro'] },
   { group: 'whispered', description: 'A whispering woman telling a bedtime story', engines: ['espeak-ng', 'kokoro'] },
 ];
@@ -29,7 +27,7 @@ const DESCRIPTIONS: { group: string; description: string; engines: string[] }[] 
 let server: TestServer;
 let recognizer: Recognizer;
 beforeAll(async () => {
-  [server, recognizer] = await Promise.all([startServer({ env: { GENERATION_ENABLED: 'true', KOKORO_WORKERS: '2' } }), startRecognizer()]);
+  [server, recognizer] = await Promise.all([startServer({ env: { GENERATION_ENABLED: 'true', KOKORO_WORKERS: '2', SYNTHESIS_TIMEOUT_MS: '240000' } }), startRecognizer()]);
 }, 60_000);
 afterAll(async () => {
   recognizer?.close();
@@ -74,9 +72,9 @@ describe('voice design, heard by the offline recognizer', () => {
     for (const result of results) expect(result.rate, `${result.group} (${result.engine}): ${JSON.stringify(result.diff)}`).toBeLessThanOrEqual(0.1);
     // Age and depth words shift the voice down or up; a description without them does not.
     const shifts = (group: string) => results.filter((result) => result.group === group && result.engine === 'kokoro').map((result) => result.shift);
-    for (const shift of shifts('old, male, deep')) expect(shift.semitones).toBeLessThan(0);
+    for (const shift of shifts('British, male, old, deep')) expect(shift.semitones).toBeLessThan(0);
     for (const shift of shifts('young, high, fast, energetic')) expect(shift.semitones).toBeGreaterThan(0);
-    for (const shift of shifts('male, fast (no shift)')) expect(shift).toBeNull();
+    for (const shift of shifts('neutral, transatlantic')) expect(shift).toBeNull();
   }, 600_000);
 
   it('narrates an item with a designed elderly voice: Kokoro, shifted as its preview was, understood and timed where heard', async () => {
@@ -89,7 +87,7 @@ describe('voice design, heard by the offline recognizer', () => {
     expect(voice.shift.low_db).toBeGreaterThan(0);
     expect((await server.request('GET', `/v1/organization/voices/${voice.id}`)).body).toEqual(voice);
 
-    const text = 'The harbour opens at noon on Saturday. Visitors can walk along the old pier and watch the boats come in from the sea.';
+    const text = 'The harbor opens at noon on Saturday. Visitors can walk along the old pier and watch the boats come in from the sea.';
     const created = await server.request('POST', '/v1/projects/1/content', {
       body: { type: 'manual_segment', title: 'Harbour', segments: [{ content_type: 'text', section: 'body', text, voice: { id: voice.id } }] },
     });

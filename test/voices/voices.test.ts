@@ -46,6 +46,7 @@ describe('the voice catalogue', () => {
       base_voice: null,
       variant: null,
       blend: null,
+      shift: null,
       description: null,
       created: null,
       updated: null,
@@ -221,12 +222,16 @@ describe('voice design', () => {
     expect(item.duration).toBeGreaterThan(2_000);
   });
 
-  it('gives a fast man the neural voice, sped up; the default text when none is sent', async () => {
-    const designed = (await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: 'A fast, energetic young man reading the news' } })).body;
+  it('gives a fast man the neural voice, sped up; a young one Kokoro\'s, shifted up; the default text when none is sent', async () => {
+    const designed = (await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: 'A fast, energetic man reading the news' } })).body;
     expect(designed.text.length).toBeGreaterThanOrEqual(100);
     const kept = (await server.request('POST', '/v1/organization/voices/finalize_design', { body: { generated_voice_id: designed.previews[0].generated_voice_id, voice_name: 'Newsreader' } })).body;
-    expect(kept).toMatchObject({ engine: 'piper', base_voice: { id: joe.id, name: 'Joe' }, gender: 'male', description: null });
+    expect(kept).toMatchObject({ engine: 'piper', base_voice: { id: joe.id, name: 'Joe' }, gender: 'male', description: null, shift: null });
     expect(kept.speed).toBeGreaterThan(1.2);
+    const young = (await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: 'A fast, energetic young man reading the news' } })).body;
+    const youngKept = (await server.request('POST', '/v1/organization/voices/finalize_design', { body: { generated_voice_id: young.previews[0].generated_voice_id, voice_name: 'Young newsreader' } })).body;
+    expect(youngKept).toMatchObject({ engine: 'kokoro', base_voice: { name: 'Michael' }, gender: 'male', variant: null });
+    expect(youngKept.shift.semitones).toBeGreaterThan(0);
   });
 
   it('refuses short descriptions and texts, and ids it did not give', async () => {
