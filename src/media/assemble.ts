@@ -5,7 +5,8 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { MediaError } from './errors.ts';
-import { createLeveller, levelFilter, measureFile } from './loudness.ts';
+import { levelFilter, measureFile } from './loudness.ts';
+import { createThreadLeveller, warmLevelThread } from './levelThread.ts';
 import { createMusicMixer, MUSIC_TAIL_MS, type MusicBed, type MusicMixer } from './musicBed.ts';
 import { openTimelineTap } from './timelineTap.ts';
 import { spawn } from 'node:child_process';
@@ -114,7 +115,8 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
   // Awaited by finish(); until then a failure must not surface as an unhandled rejection.
   encoding.catch(() => undefined);
   const watcher = watchPlaylist(hlsPlaylistPath, options.onListenable);
-  const level = createLeveller(MP3_GAIN_DB);
+  warmLevelThread();
+  const level = createThreadLeveller(MP3_GAIN_DB);
   const tap = options.timelineWavPath ? openTimelineTap(options.timelineWavPath, sampleRate) : null;
   const offsetsMs: number[] = [];
   let samples = 0;
@@ -158,7 +160,7 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
       }
       const wav = await readWav(wavPath);
       const pcm = wav.sampleRate === sampleRate && isPcm16Mono(wav) ? wav.data : await resample(wavPath, sampleRate);
-      const sound = level(pcm16(pcm), sampleRate);
+      const sound = await level(pcm16(pcm), sampleRate);
       if (offsetsMs.length > 0) await send(await silence(pauseBeforeMs, (mixer, pause) => mixer.betweenSentences(pause)));
       offsetsMs.push((samples * 1000) / sampleRate);
       await music?.underSpeech(sound);

@@ -36,7 +36,10 @@ const INTERPOLATORS = [0.25, 0.5, 0.75].map((fraction) =>
 );
 
 /** Brings one sound (16-bit PCM) to the target, as new 16-bit PCM; made once per narration by `createLeveller`. */
-export type Leveller = (samples: Int16Array, sampleRate: number) => Int16Array;
+export type Leveller = ((samples: Int16Array, sampleRate: number) => Int16Array) & {
+  /** The extra gain the last sound needed past the plain one: where the next sound of the narration starts. */
+  extraDb(): number;
+};
 
 /**
  * Each sound of a narration comes out at the target loudness, its peaks under the ceiling: a gain, then a
@@ -49,15 +52,15 @@ export type Leveller = (samples: Int16Array, sampleRate: number) => Int16Array;
  * correction costs no second filtering. The sounds of one narration are alike (the same voices), so each
  * starts from the extra gain the previous one needed and usually lands within the tolerance at once.
  */
-export function createLeveller(encoderGainDb: number): Leveller {
+export function createLeveller(encoderGainDb: number, startExtraDb = 0): Leveller {
   // What the encoder takes away is given here beforehand, so that the listener gets the target.
   const targetLufs = TARGET_LUFS - encoderGainDb;
   const ceilingDb = CEILING_DBFS - encoderGainDb;
-  let extraDb = 0;
+  let extraDb = startExtraDb;
   // Working memory, kept from sound to sound: allocating it anew for every sound makes the garbage collector
   // sweep the whole service's heap far more often.
   let scratch = { weighted: new Float32Array(0), between: new Float32Array(0), blockPeaks: new Float32Array(0), blockGains: new Float64Array(0) };
-  return (samples, sampleRate) => {
+  const level = (samples: Int16Array, sampleRate: number): Int16Array => {
     const n = samples.length;
     const blocks = Math.ceil(n / BLOCK);
     if (scratch.weighted.length < n) {
@@ -90,6 +93,7 @@ export function createLeveller(encoderGainDb: number): Leveller {
       gainDb += (targetLufs - loudness) / Math.min(1, Math.max(0.2, slope));
     }
   };
+  return Object.assign(level, { extraDb: () => extraDb });
 }
 
 /** Integrated loudness (LUFS) and true peak (dBTP) of a file, by ffmpeg's EBU R128 meter in its own process. */
