@@ -176,9 +176,9 @@ export function voiceActions(services: Services) {
       requireOrganizationKey(ctx);
       const wire = parseOrThrow(designPreviewsSchema, body);
       const text = wire.text ?? DEFAULT_PREVIEW_TEXT;
-      const previews = [];
-      // One after another: previews share the machine with generation.
-      for (const candidate of designCandidates(wire.voice_description, catalogue)) previews.push(await speakPreview(synthesizer, candidate, catalogue, text));
+      // Side by side: the engines' worker pools bound how many speak at once, so previews share the machine with
+      // generation as any request does, and a request answers in the time of its slowest preview where workers are free.
+      const previews = await Promise.all(designCandidates(wire.voice_description, catalogue).map((candidate) => speakPreview(synthesizer, candidate, catalogue, text)));
       return { text, previews };
     },
 

@@ -44,7 +44,7 @@ async function keep(preview: any, name: string) {
 describe('voice design, heard by the offline recognizer', () => {
   it('answers neural previews for every word group (espeak-ng only for robotic or whispered), each understood at WER ≤ 10 %', async () => {
     const started = Date.now();
-    // Two descriptions at a time: the two Kokoro workers speak side by side while the recognizer listens.
+    // One description at a time: its previews are spoken side by side by the two Kokoro workers.
     const results: { group: string; engine: string; shift: any; rate: number; diff: unknown }[] = [];
     const designed = async ({ group, description, engines }: (typeof DESCRIPTIONS)[number], index: number) => {
       const answer = await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: description, text: TEXT } });
@@ -66,7 +66,7 @@ describe('voice design, heard by the offline recognizer', () => {
       return answer.body.previews;
     };
     const previews: any[][] = [];
-    for (let at = 0; at < DESCRIPTIONS.length; at += 2) previews.push(...(await Promise.all(DESCRIPTIONS.slice(at, at + 2).map((entry, i) => designed(entry, at + i)))));
+    for (const [index, entry] of DESCRIPTIONS.entries()) previews.push(await designed(entry, index));
     for (const result of results) console.log(`${result.group}: ${result.engine} shift ${JSON.stringify(result.shift)} WER ${(result.rate * 100).toFixed(1)} %`);
     console.log(`${results.length} previews of ${DESCRIPTIONS.length} descriptions in ${Date.now() - started} ms`);
     for (const result of results) expect(result.rate, `${result.group} (${result.engine}): ${JSON.stringify(result.diff)}`).toBeLessThanOrEqual(0.1);
