@@ -19,7 +19,7 @@ const DESCRIPTIONS: { group: string; description: string; engines: string[] }[] 
   { group: 'old, female, slow, calm', description: 'A calm, slow elderly woman with a warm and gentle voice', engines: ['kokoro'] },
   { group: 'British, male, old, deep', description: 'An older British gentleman with a deep, gravelly voice', engines: ['kokoro', 'piper'] },
   { group: 'young, high, fast, energetic', description: 'A bright young American woman, quick and energetic', engines: ['kokoro'] },
-  { group: 'neutral, transatlantic', description: 'A gender-neutral, transatlantic narrator', engines: ['kokoro'] },
+  { group: 'neutral, transatlantic', description: 'A gender-neutral, transatlantic narrator', engines: ['kokoro', 'piper'] },
   { group: 'robotic', description: 'A robotic, mechanical station announcer', engines: ['espeak-ng', 'kokoro'] },
   { group: 'whispered', description: 'A whispering woman telling a bedtime story', engines: ['espeak-ng', 'kokoro'] },
 ];
@@ -62,12 +62,12 @@ describe('voice design, heard by the offline recognizer', () => {
         writeFileSync(mp3, Buffer.from(preview.audio_base_64, 'base64'));
         const heard = (await recognizer.transcribe(mp3)).text;
         results.push({ group, engine: voice.engine, shift: voice.shift, rate: wordErrorRate(words(TEXT), words(heard)), diff: differences(words(TEXT), words(heard)) });
+        console.log(`${group} preview ${at}: ${voice.engine} ${JSON.stringify(voice.shift)} WER ${(results.at(-1)!.rate * 100).toFixed(1)} % (${Date.now() - started} ms)`);
       }
       return answer.body.previews;
     };
     const previews: any[][] = [];
     for (const [index, entry] of DESCRIPTIONS.entries()) previews.push(await designed(entry, index));
-    for (const result of results) console.log(`${result.group}: ${result.engine} shift ${JSON.stringify(result.shift)} WER ${(result.rate * 100).toFixed(1)} %`);
     console.log(`${results.length} previews of ${DESCRIPTIONS.length} descriptions in ${Date.now() - started} ms`);
     for (const result of results) expect(result.rate, `${result.group} (${result.engine}): ${JSON.stringify(result.diff)}`).toBeLessThanOrEqual(0.1);
     // Age and depth words shift the voice down or up; a description without them does not.
