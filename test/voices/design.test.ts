@@ -20,8 +20,8 @@ const DESCRIPTIONS: { group: string; description: string; engines: string[] }[] 
   { group: 'British, male, old, deep', description: 'An older British gentleman with a deep, gravelly voice', engines: ['kokoro', 'piper'] },
   { group: 'young, high, fast, energetic', description: 'A bright young American woman, quick and energetic', engines: ['kokoro'] },
   { group: 'neutral, transatlantic', description: 'A gender-neutral, transatlantic narrator', engines: ['kokoro', 'piper'] },
-  { group: 'robotic', description: 'A robotic, mechanical station announcer', engines: ['espeak-ng', 'kokoro'] },
-  { group: 'whispered', description: 'A whispering woman telling a bedtime story', engines: ['espeak-ng', 'kokoro'] },
+  { group: 'robotic', description: 'A robotic, mechanical station announcer', engines: ['espeak-ng', 'kokoro', 'piper'] },
+  { group: 'whispered', description: 'A whispering woman telling a bedtime story', engines: ['espeak-ng', 'kokoro', 'piper'] },
 ];
 
 let server: TestServer;
