@@ -11,6 +11,7 @@ import { layeredVideoSettings } from '../generation/videoPlan.ts';
 import { createLimit } from '../media/limit.ts';
 import { defaultVideoSettings, videoSettingsSchema, type VideoSettings } from '../player/videoSettings.ts';
 import { settingsOf } from '../projects/readModel.ts';
+import { speakable } from '../speech/normalize.ts';
 import type { Services } from '../services.ts';
 import { camelKeys } from '../shared/caseMapping.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -98,7 +99,7 @@ export function videoPreviewActions(services: Services, renderer: VideoRenderer)
     const dir = path.join(previewsDir, id);
     await mkdir(dir, { recursive: true });
     void sweep();
-    const spoken = await synthesizer.speak(body.sampleText ?? DEFAULT_SAMPLE, voice, path.join(dir, 'sample.wav'));
+    const spoken = await synthesizer.speak(speakable(body.sampleText ?? DEFAULT_SAMPLE), voice, path.join(dir, 'sample.wav'));
     const durationMs = Math.min(Math.round(spoken.durationMs), PREVIEW_MAX_MS);
     const words: TimedWord[] = spoken.words
       .filter((word) => word.start_time < durationMs)

@@ -10,6 +10,7 @@ import { isNeutralShift, isValidShift, SHIFT_LIMITS, type VoiceShift } from '../
 import type { Synthesizer } from '../media/synthesizer.ts';
 import { runTool, tail } from '../media/tool.ts';
 import { invalid } from '../shared/errors.ts';
+import { speakable } from '../speech/normalize.ts';
 import type { Voice, VoiceCatalogue } from './catalogue.ts';
 import { ESPEAK_VARIANTS, type EspeakVariant } from './commands.ts';
 import { engineVoiceOf } from './custom.ts';
@@ -237,7 +238,7 @@ export async function speakPreview(synthesizer: Synthesizer, settings: DesignedS
   try {
     const wavPath = path.join(dir, 'preview.wav');
     const mp3Path = path.join(dir, 'preview.mp3');
-    const spoken = await synthesizer.speak(text, { engine: base.engine, engineVoice: engineVoiceOf({ engine: base.engine, engineVoice: base.engineVoice, variant: settings.variant, blend, shift: settings.shift }), speed: settings.speed }, wavPath);
+    const spoken = await synthesizer.speak(speakable(text), { engine: base.engine, engineVoice: engineVoiceOf({ engine: base.engine, engineVoice: base.engineVoice, variant: settings.variant, blend, shift: settings.shift }), speed: settings.speed }, wavPath);
     const encoded = await runTool('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wavPath, '-codec:a', 'libmp3lame', '-b:a', '64k', mp3Path], { timeoutMs: 30_000 });
     if (encoded.code !== 0) throw new Error(`ffmpeg could not encode a voice preview: ${encoded.startError?.message ?? tail(encoded.stderr)}`);
     return {
