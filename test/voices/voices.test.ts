@@ -220,7 +220,7 @@ describe('voice design', () => {
     const item = await narrate(kept.body.id);
     expect(item.segments[0].voice).toEqual({ id: kept.body.id, name: 'Evening host' });
     expect(item.duration).toBeGreaterThan(2_000);
-  });
+  }, 300_000); // previews are Kokoro's, spoken side by side by its workers, the model loaded at the first
 
   it('gives a fast man the neural voice, sped up; a young one Kokoro\'s, shifted up; the default text when none is sent', async () => {
     const designed = (await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: 'A fast, energetic man reading the news' } })).body;
@@ -232,7 +232,7 @@ describe('voice design', () => {
     const youngKept = (await server.request('POST', '/v1/organization/voices/finalize_design', { body: { generated_voice_id: young.previews[0].generated_voice_id, voice_name: 'Young newsreader' } })).body;
     expect(youngKept).toMatchObject({ engine: 'kokoro', base_voice: { name: 'Michael' }, gender: 'male', variant: null });
     expect(youngKept.shift.semitones).toBeGreaterThan(0);
-  });
+  }, 300_000);
 
   it('refuses short descriptions and texts, and ids it did not give', async () => {
     const short = await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: 'a woman' } });
