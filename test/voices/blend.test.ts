@@ -71,5 +71,5 @@ describe('Kokoro blends', () => {
     const bright = await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: 'a bright young American woman, quick and clear', text } });
     const ids = (body: any) => body.previews.map((preview: any) => preview.generated_voice_id);
     expect(ids(bright.body).filter((id: string) => ids(designed.body).includes(id))).toEqual([]);
-  });
+  }, 300_000); // two design requests, each spoken by Kokoro
 });
