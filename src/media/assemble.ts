@@ -200,7 +200,13 @@ export async function startAssembly(outDir: string, name: string, sampleRate: nu
 export async function assemble(parts: readonly AssemblyPart[], outDir: string, name: string): Promise<Assembly> {
   if (parts.length === 0) throw new MediaError('invalid-input', 'nothing to assemble');
   // Headers only: the parts are read one at a time as they join the timeline.
-  const audio = await Promise.all(parts.map(({ wavPath }) => wavLayout(wavPath, wavPath)));
+  const audio = await Promise.all(
+    parts.map(({ wavPath }) =>
+      wavLayout(wavPath, wavPath).catch((error: Error) => {
+        throw error instanceof MediaError ? error : new MediaError('invalid-input', `cannot read part ${wavPath}: ${error.message}`);
+      }),
+    ),
+  );
   const writer = await startAssembly(outDir, name, mostCommonRate(audio));
   for (const [i, part] of parts.entries()) await writer.append(part.wavPath, parts[i - 1]?.pauseAfterMs ?? 0);
   return writer.finish(parts[parts.length - 1]!.pauseAfterMs);
