@@ -50,5 +50,5 @@ describe('with Kokoro installed (npm run setup)', () => {
     expect(kept.status, JSON.stringify(kept.body)).toBe(201);
     expect(kept.body).toMatchObject({ engine: 'kokoro', base_voice: { name: 'Emma' }, gender: 'female', accent: 'British', language: { code: 'en_GB' }, type: 'designed' });
     expect(kept.body.speed).toBeLessThan(1);
-  });
+  }, 300_000); // its previews are Kokoro's
 });
