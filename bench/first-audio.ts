@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { bulkSeed } from '../test/support/bulkSeed.ts';
-import { longArticleHtml } from '../test/fixtures/longArticle.ts';
+import { COUNCIL_PARAGRAPH, longArticleHtml } from '../test/fixtures/longArticle.ts';
 import { benchEnv, percentile, startServer, type Server } from './service.ts';
 import { API_KEY, CONTENT, createItem, errorText, getItem, guardRun, loadAverage, machineLine, ms, verdict, wholeOption } from './support.ts';
 
@@ -30,17 +30,7 @@ const TARGET_MS = 2_000;
 // The article: a first paragraph of 150 words (under 1,000 characters, so it stays one segment), then the long
 // article fixture's paragraphs up to 1,200 words in all.
 
-const FIRST_PARAGRAPH = [
-  'The city council met on a cold night to weigh the plan for a new bridge over the river.',
-  'Some who came had lived by the water all their lives, and they spoke first.',
-  'They told of floods that took their shops, their homes and their cars in a single week.',
-  'Others asked who would pay for it, and how long the old road would be shut.',
-  'The mayor said the work would start in spring and end before the next vote.',
-  'A man at the back stood up and said he had heard that before, more than once.',
-  'The vote was put off for a month, so that the board could show its sums.',
-  'Outside, the rain had stopped, and the river ran high and brown under the lights.',
-  'By the time the hall was dark, most of the crowd had gone home to bed, and the town slept.',
-].join(' ');
+const FIRST_PARAGRAPH = COUNCIL_PARAGRAPH;
 const title = 'City weighs the cost of its new bridge';
 const body = `<p>${FIRST_PARAGRAPH}</p>${longArticleHtml(1_200 - 150).replace(/<h1>.*?<\/h1>\n?/, '')}`;
 const words = (html: string) => html.replace(/<[^>]+>/g, ' ').split(/\s+/).filter(Boolean).length;

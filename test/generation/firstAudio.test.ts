@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPiperEngine } from '../../src/media/engines/piper.ts';
 import { normalizeForSpeech } from '../../src/speech/normalize.ts';
+import { COUNCIL_PARAGRAPH } from '../fixtures/longArticle.ts';
 import { expectSpokenWords, settled } from '../support/generation.ts';
 import { startServer, TEST_SPEECH_SEED, type TestServer } from '../support/server.ts';
 
@@ -14,19 +15,7 @@ const HLS = 'application/x-mpegURL';
 const PIPER_PYTHON = path.join(process.env.PIPER_VENV ?? '/root/.cache/service-tools/piper', 'bin', 'python');
 const scratch = mkdtempSync(path.join(tmpdir(), 'first-audio-test-'));
 
-// One paragraph of 150 words and under 1,000 characters, so text preparation keeps it one segment.
-const SENTENCES = [
-  'The city council met on a cold night to weigh the plan for a new bridge over the river.',
-  'Some who came had lived by the water all their lives, and they spoke first.',
-  'They told of floods that took their shops, their homes and their cars in a single week.',
-  'Others asked who would pay for it, and how long the old road would be shut.',
-  'The mayor said the work would start in spring and end before the next vote.',
-  'A man at the back stood up and said he had heard that before, more than once.',
-  'The vote was put off for a month, so that the board could show its sums.',
-  'Outside, the rain had stopped, and the river ran high and brown under the lights.',
-  'By the time the hall was dark, most of the crowd had gone home to bed, and the town slept.',
-];
-const PARAGRAPH = SENTENCES.join(' ');
+const PARAGRAPH = COUNCIL_PARAGRAPH;
 
 let server: TestServer;
 beforeAll(async () => {
