@@ -5,16 +5,14 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import busboy from 'busboy';
 import type { Context } from 'koa';
+import { MAX_MULTIPART_OVERHEAD, multipartParser } from '../http/multipart.ts';
 import { AppError, invalid } from '../shared/errors.ts';
 
 /** Where uploads are kept, under the media folder, so the track's `url` serves them. */
 export const UPLOADS = 'background_tracks';
 const TEXT_FIELDS = new Set(['name', 'volume', 'project_id']);
 const MAX_FIELD_BYTES = 1_000;
-/** Room for the text fields and part headers around a file of the largest size. */
-const MAX_MULTIPART_OVERHEAD = 64 * 1024;
 
 export interface ReceivedUpload {
   /** The body the JSON route would have had, without `url`. */
@@ -25,18 +23,7 @@ export interface ReceivedUpload {
 
 /** The upload kept under `mediaDir`, or the 4xx that says what is wrong with the body; nothing is kept on failure. */
 export async function receiveUpload(ctx: Context, mediaDir: string, maxBytes: number): Promise<ReceivedUpload> {
-  if (Number(ctx.get('content-length')) > maxBytes + MAX_MULTIPART_OVERHEAD) {
-    // As for JSON bodies (src/http/limits.ts): what the client is still sending is read and dropped, so it reads the 413.
-    ctx.res.shouldKeepAlive = true;
-    ctx.req.resume();
-    throw tooLarge(maxBytes);
-  }
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({ headers: ctx.req.headers, limits: { files: 1, fileSize: maxBytes, fields: TEXT_FIELDS.size, fieldSize: MAX_FIELD_BYTES, parts: TEXT_FIELDS.size + 1 } });
-  } catch (error) {
-    throw new AppError('BadRequest', `Malformed multipart body: ${(error as Error).message}`);
-  }
+  const parser = multipartParser(ctx, maxBytes + MAX_MULTIPART_OVERHEAD, { files: 1, fileSize: maxBytes, fields: TEXT_FIELDS.size, fieldSize: MAX_FIELD_BYTES, parts: TEXT_FIELDS.size + 1 }, () => tooLarge(maxBytes));
   await mkdir(path.join(mediaDir, UPLOADS), { recursive: true });
   const fields: Record<string, string> = {};
   let received: Omit<ReceivedUpload, 'fields'> | undefined;

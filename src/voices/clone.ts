@@ -1,12 +1,10 @@
 // Voice cloning's body: clients send recordings as a multipart/form-data body (`files`, `name`, ...). None of the
 // installed engines clones voices, so the body is read to its end and dropped (nothing is kept), within the size
 // an uploaded audio file may have, and the answer says at `files` that cloning is not available.
-import busboy from 'busboy';
 import type { Context } from 'koa';
+import { MAX_MULTIPART_OVERHEAD, multipartParser } from '../http/multipart.ts';
 import { AppError } from '../shared/errors.ts';
 
-/** Room for text fields and part headers beyond the files. */
-const MAX_MULTIPART_OVERHEAD = 64 * 1024;
 /** As many recordings as a clone request usually carries, and a few more. */
 const MAX_FILES = 25;
 
@@ -14,18 +12,7 @@ const MAX_FILES = 25;
 export async function dropMultipartBody(ctx: Context, maxBytes: number): Promise<void> {
   const bound = maxBytes * MAX_FILES + MAX_MULTIPART_OVERHEAD;
   const tooLarge = () => new AppError('TooLarge', `Request body too large: at most ${bound} bytes`);
-  if (Number(ctx.get('content-length')) > bound) {
-    // What the client is still sending is read and dropped, so that it reads the answer (src/http/limits.ts).
-    ctx.res.shouldKeepAlive = true;
-    ctx.req.resume();
-    throw tooLarge();
-  }
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({ headers: ctx.req.headers, limits: { files: MAX_FILES, fileSize: maxBytes, fields: 100, fieldSize: 1_000 } });
-  } catch (error) {
-    throw new AppError('BadRequest', `Malformed multipart body: ${(error as Error).message}`);
-  }
+  const parser = multipartParser(ctx, bound, { files: MAX_FILES, fileSize: maxBytes, fields: 100, fieldSize: 1_000 }, tooLarge);
   let received = 0;
   let over = false;
   ctx.req.on('data', (chunk: Buffer) => {
