@@ -28,7 +28,8 @@ export async function dropMultipartBody(ctx: Context, maxBytes: number): Promise
   // Not a pipeline: one would destroy the request, and with it the connection the 400 goes out on.
   const failure = await new Promise<Error | null>((resolve) => {
     parser.once('close', () => resolve(null));
-    parser.once('error', (error: Error) => {
+    // `on`, not `once`: busboy may report a malformed body more than once, and an unheard report ends the process.
+    parser.on('error', (error: Error) => {
       ctx.req.unpipe(parser);
       ctx.req.resume();
       resolve(error);

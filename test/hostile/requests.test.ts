@@ -51,6 +51,12 @@ interface HostileCase {
 const aliases = (count: number, selection: string) =>
   `{ ${Array.from({ length: count }, (_, i) => `a${i}: contents(project_id: 1, pagination: { limit: 100 }) { ${selection} }`).join(' ')} }`;
 
+// Three parts whose name holds control and non-UTF-8 bytes: busboy reports each as a malformed header.
+const malformedPart = (value: string) =>
+  Buffer.concat([Buffer.from('--b0undary\r\nContent-Disposition: form-data; name="X'), Buffer.from([0x15, 0xf1, 0x97, 0x9d, 0x9e]), Buffer.from(`"\r\n\r\n${value}\r\n`)]);
+const malformedParts = Buffer.concat([malformedPart('null'), malformedPart('-4.9e+16'), malformedPart('true'), Buffer.from('--b0undary--\r\n')]);
+const multipart = (requestPath: string, body: Buffer) => send('POST', requestPath, { body, headers: { 'content-type': 'multipart/form-data; boundary=b0undary' } });
+
 const hostileCases: HostileCase[] = [
   { name: '10,000-deep arrays in metadata (create)', send: () => json('POST', content, `{"body":"<p>x</p>","metadata":{"a":${deepArrays}}}`), status: 422 },
   { name: '10,000-deep objects in metadata (create)', send: () => json('POST', content, `{"body":"<p>x</p>","metadata":${deepObjects}}`), status: 422 },
@@ -118,6 +124,9 @@ const hostileCases: HostileCase[] = [
   { name: 'GraphQL unknown fragment', send: () => graphql('{ projects { ...Nope } }'), status: 400 },
   // A longer URL is refused as too large a header before it reaches the app (the case after next).
   { name: 'GraphQL over GET, 2,000 deep', send: () => send('GET', `/graphql?query=${encodeURIComponent('{'.repeat(2000))}`, { headers: { 'apollo-require-preflight': 'true' } }), status: 400 },
+  { name: 'a multipart part header in raw bytes (voice clone)', send: () => multipart('/v1/organization/voices/clone', malformedParts), status: 400 },
+  { name: 'a multipart part header in raw bytes (track upload)', send: () => multipart('/v1/background_tracks', malformedParts), status: 400 },
+  { name: 'a multipart body of only its closing boundary', send: () => multipart('/v1/background_tracks', Buffer.from('--b0undary--\r\n')), status: 422 },
   { name: 'a 30 kB URL', send: () => send('GET', `${content}/${'x'.repeat(30_000)}`), status: 431 },
   { name: 'a 20 kB header', send: () => send('GET', '/v1/projects/1', { headers: { 'x-padding': 'a'.repeat(20_000) } }), status: 431 },
 ];
