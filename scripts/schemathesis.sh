@@ -64,9 +64,9 @@ run() {
   echo
   echo "==== schemathesis: $name"
   # From the scratch folder: schemathesis and hypothesis keep their caches in the current directory.
-  # Requests may take up to 30 s (schemathesis waits 10 by default): a voice design preview speaks up to three
-  # neural recordings one after another, and shares the two cores with the items the run itself creates.
-  if ! (cd "$WORK" && "$ST" --no-color run --wait-for-schema 90 --request-timeout 30 -H "X-Api-Key: $KEY" --max-examples "$MAX_EXAMPLES" --seed 1 "$@"); then
+  # Requests may take up to 120 s, the server's own socket limit (schemathesis waits 10 by default): a voice design
+  # preview speaks up to three neural recordings on the two cores (about 40 s), before the server keeps it for repeats.
+  if ! (cd "$WORK" && "$ST" --no-color run --wait-for-schema 90 --request-timeout 120 -H "X-Api-Key: $KEY" --max-examples "$MAX_EXAMPLES" --seed 1 "$@"); then
     failed=1
   fi
 }

@@ -11,7 +11,7 @@ import { readAfterWrite } from '../../projections/inMemory.ts';
 import type { VoiceShift } from '../media/engines/kokoroShift.ts';
 import type { Voice } from './catalogue.ts';
 import { customVoiceSchemas, designPreviewsSchema, finalizeDesignSchema, voiceQuery, type CustomVoiceBody } from './commands.ts';
-import { DEFAULT_PREVIEW_TEXT, designCandidates, settingsOfGeneratedVoiceId, speakPreview, variantGender } from './design.ts';
+import { DEFAULT_PREVIEW_TEXT, designCandidates, settingsOfGeneratedVoiceId, previewOf, variantGender } from './design.ts';
 import { voicesStream, type BlendPart, type CustomVoiceFields } from './events.ts';
 import { dropMultipartBody } from './clone.ts';
 import { createCustomVoiceHandlers } from './handlers.ts';
@@ -178,7 +178,7 @@ export function voiceActions(services: Services) {
       const text = wire.text ?? DEFAULT_PREVIEW_TEXT;
       // Side by side: the engines' worker pools bound how many speak at once, so previews share the machine with
       // generation as any request does, and a request answers in the time of its slowest preview where workers are free.
-      const previews = await Promise.all(designCandidates(wire.voice_description, catalogue).map((candidate) => speakPreview(synthesizer, candidate, catalogue, text)));
+      const previews = await Promise.all(designCandidates(wire.voice_description, catalogue).map((candidate) => previewOf(synthesizer, candidate, catalogue, text)));
       return { text, previews };
     },
 

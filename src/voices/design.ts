@@ -228,8 +228,31 @@ export interface Preview {
   language: string;
 }
 
+/** As many recent previews as are kept: a preview is about 100 kB, and a designer tries a few descriptions in turn. */
+const KEPT_PREVIEWS = 32;
+const keptPreviews = new Map<string, Promise<Preview>>();
+
+/**
+ * A preview of the same settings and text is the same recording (the engines speak deterministically), so a recent one
+ * is answered again, and one being spoken is shared: a neural preview takes seconds to speak, a repeat none.
+ */
+export function previewOf(synthesizer: Synthesizer, settings: DesignedSettings, catalogue: VoiceCatalogue, text: string): Promise<Preview> {
+  const key = `${generatedVoiceIdOf(settings)}\n${text}`;
+  const kept = keptPreviews.get(key);
+  if (kept) {
+    keptPreviews.delete(key);
+    keptPreviews.set(key, kept);
+    return kept;
+  }
+  const speaking = speakPreview(synthesizer, settings, catalogue, text);
+  keptPreviews.set(key, speaking);
+  speaking.catch(() => keptPreviews.delete(key));
+  if (keptPreviews.size > KEPT_PREVIEWS) keptPreviews.delete(keptPreviews.keys().next().value!);
+  return speaking;
+}
+
 /** Speaks `text` with a candidate and answers it as base64 mp3; the files live only while it is made. */
-export async function speakPreview(synthesizer: Synthesizer, settings: DesignedSettings, catalogue: VoiceCatalogue, text: string): Promise<Preview> {
+async function speakPreview(synthesizer: Synthesizer, settings: DesignedSettings, catalogue: VoiceCatalogue, text: string): Promise<Preview> {
   const base = catalogue.byId(settings.baseVoiceId)!;
   const blend = settings.blend?.map((part) => ({ voiceId: part.voice.id, engineVoice: catalogue.byId(part.voice.id)!.engineVoice, weight: part.weight })) ?? null;
   const dir = await mkdtemp(path.join(tmpdir(), 'voice-preview-'));
