@@ -13,6 +13,9 @@ const optionalUrl = (protocols: RegExp) =>
       message: `must be a URL starting with ${protocols.source.replace(/[\^\\()]/g, '').replace('|', ' or ')}`,
     });
 
+/** The venvs setup installs sit beside its tools directory (TOOLS_DIR, as scripts/install-tools.sh places them). */
+const toolsVenv = (name: string) => `${(process.env.TOOLS_DIR ?? '/root/.cache/service-tools/bin').replace(/\/[^/]*\/?$/, '')}/${name}`;
+
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 export const configSchema = z.object({
@@ -51,7 +54,7 @@ export const configSchema = z.object({
   SYNTHESIS_TIMEOUT_MS: positiveInt(60_000),
   SYNTHESIS_CONCURRENCY: positiveInt(2),
   /** Piper's virtual environment (scripts/install-venv.sh puts it beside the tools directory); without it, espeak-ng speaks every language. */
-  PIPER_VENV: z.string().min(1).default('/root/.cache/service-tools/piper'),
+  PIPER_VENV: z.string().min(1).default(toolsVenv('piper')),
   /**
    * Long-lived Piper worker processes, each about 500 MB: how many texts Piper speaks at once. The cores are shared
    * among them (onnxruntime threads per worker: cores / workers); two one-thread workers on two cores narrate an
@@ -67,7 +70,7 @@ export const configSchema = z.object({
    */
   SPEECH_SEED: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(2 ** 32 - 1).optional()),
   /** Kokoro's virtual environment, its English voices in voices/ (scripts/install-tools.sh); without it, no Kokoro voice is offered. */
-  KOKORO_VENV: z.string().min(1).default('/root/.cache/service-tools/kokoro'),
+  KOKORO_VENV: z.string().min(1).default(toolsVenv('kokoro')),
   /** Long-lived Kokoro worker processes (one core each while speaking): how many texts Kokoro speaks at once. */
   KOKORO_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** A Kokoro worker whose peak memory passes this is replaced after its request. */

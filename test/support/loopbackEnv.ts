@@ -4,6 +4,8 @@ export function loopbackEnv(dataDir: string, apiKey: string, options: { rateLimi
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/root',
+    // Another install of the engines (scripts/install-tools.sh with TOOLS_DIR) is the one the service then uses.
+    ...(process.env.TOOLS_DIR ? { TOOLS_DIR: process.env.TOOLS_DIR } : {}),
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
