@@ -19,7 +19,7 @@ import { scopeRulesOf } from '../pronunciation/apply.ts';
 import { fetchIntroOutro, loadMusic, productionOf, renderWithIntroOutro } from './production.ts';
 import { renderItemVideos, type VideoDeps } from './videos.ts';
 import { VideoRenderError } from '../video/errors.ts';
-import type { FetchLimits } from '../media/fetches.ts';
+import { fetchedFiles, forgetFetched, type FetchLimits } from '../media/fetches.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects', 'unsupported-format', 'over-limit']);
@@ -94,7 +94,11 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       await mkdir(dir, { recursive: true });
       const pauses = { afterTitleMs: project.pauseAfterTitleSegmentsSeconds * 1000, afterSegmentMs: project.pauseAfterSegmentsSeconds * 1000 };
       const fetchLimit = deps.fetches?.forItem();
-      const rendering = { ...deps, lane: input.lane, fetchLimit, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
+      // Downloads are kept beside the videos' until the generation is done, so a retried attempt fetches nothing again.
+      const fetchedDir = deps.videos.fetchedDir ? path.join(deps.videos.fetchedDir, mediaPath(input), 'audio') : undefined;
+      const fetched = fetchedDir ? fetchedFiles(fetchedDir) : undefined;
+      const forget = () => (fetchedDir ? forgetFetched(fetchedDir, deps.videos.fetchedDir!) : Promise.resolve());
+      const rendering = { ...deps, lane: input.lane, fetchLimit, fetched, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
       // The article's playlist is announced once per generation (the decider refuses a second time), and its id is
       // kept in the completed set: a retried attempt, which renders again from a clean folder, finds the id announced
       // and writes the playlist again under the same URL; an attempt that loses the race to announce takes the winner's.
@@ -108,9 +112,9 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       const production = await productionOf(deps.events, source, project, projectEvents);
       // The track, the intro and the outro are fetched while the first sentences are spoken; the assembler waits for
       // the track before its first part.
-      const music = production.track ? loadMusic(production.track, dir, { ...deps, fetchLimit }) : undefined;
+      const music = production.track ? loadMusic(production.track, dir, { ...deps, fetchLimit, fetched }) : undefined;
       music?.catch(() => undefined);
-      const introOutro = production.intro || production.outro ? fetchIntroOutro(production, dir, { ...deps, fetchLimit }) : undefined;
+      const introOutro = production.intro || production.outro ? fetchIntroOutro(production, dir, { ...deps, fetchLimit, fetched }) : undefined;
       introOutro?.catch(() => undefined);
       const timelineWavPath = introOutro ? path.join(dir, 'article-timeline.wav') : undefined;
       const beating = setInterval(heartbeat, 2_000);
@@ -122,11 +126,15 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
         const audio = [...(await files(input, 'article', article, hlsId)), ...(summary ? await files(input, 'summary', summary) : [])];
         const audioWithIntroOutro = bookended ? await files(input, 'article', { ...bookended, durationMs: Math.round(bookended.durationMs) }) : [];
         const media: GeneratedMedia = { audio, video: [], audioWithIntroOutro, segments: article.segments, summarySegments: summary?.segments ?? [], duration: article.durationMs };
+        await forget();
         return { kind: 'media', media, published: source.fields.published ?? project.autoPublishEnabled };
       } catch (error) {
         // A failed attempt leaves no files behind; a fetch the address rule refused fails the same way every time.
         await rm(dir, { recursive: true, force: true });
-        if (error instanceof MediaError && PERMANENT_MEDIA_FAILURES.has(error.reason)) throw ApplicationFailure.nonRetryable(error.message);
+        if (error instanceof MediaError && PERMANENT_MEDIA_FAILURES.has(error.reason)) {
+          await forget();
+          throw ApplicationFailure.nonRetryable(error.message);
+        }
         throw error;
       } finally {
         clearInterval(beating);

@@ -9,6 +9,7 @@ import { defaultPlayerSettings } from '../player/settings.ts';
 import { assemble, type Assembly } from '../media/assemble.ts';
 import { decode, fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
 import { loadMusicBed, type MusicBed } from '../media/musicBed.ts';
+import type { FetchedFiles } from '../media/fetches.ts';
 import type { Limit } from '../media/limit.ts';
 import type { ContentSource, ProjectSettings } from './source.ts';
 
@@ -61,6 +62,8 @@ interface AudioDeps {
   audioLimits: AudioFetchLimits;
   /** The item's bound on fetches at once, within the process's (src/media/fetches.ts). */
   fetchLimit?: Limit;
+  /** The item's downloads, kept for a retried try (src/media/fetches.ts). */
+  fetched?: FetchedFiles;
 }
 
 const bounded = <T>(deps: AudioDeps, task: () => Promise<T>) => (deps.fetchLimit ? deps.fetchLimit(task) : task());
@@ -73,7 +76,7 @@ export async function loadMusic(track: NonNullable<Production['track']>, dir: st
   const wavPath = path.join(dir, 'music.wav');
   await bounded(deps, async () => {
     if (track.file) await decode(path.join(deps.mediaDir, track.file), wavPath, deps.sampleRate, deps.audioLimits.timeoutMs, track.url, deps.audioLimits.maxDurationMs);
-    else await fetchAudio(track.url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate });
+    else await fetchAudio(track.url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate, fetched: deps.fetched });
   });
   // The track stays in its file: measured by ffmpeg, and read a part at a time as it is mixed (src/media/musicBed.ts).
   return loadMusicBed(wavPath, deps.sampleRate, track.volume);
@@ -82,7 +85,7 @@ export async function loadMusic(track: NonNullable<Production['track']>, dir: st
 /** The intro's and the outro's audio, fetched through the guarded fetcher like pre-recorded segments: WAV paths. */
 export async function fetchIntroOutro(production: Production, dir: string, deps: AudioDeps): Promise<{ intro?: string; outro?: string }> {
   const fetchPart = async (url: string | null, name: string) =>
-    url ? (await bounded(deps, () => fetchAudio(url, path.join(dir, `${name}.wav`), { ...deps.audioLimits, sampleRate: deps.sampleRate }))).wavPath : undefined;
+    url ? (await bounded(deps, () => fetchAudio(url, path.join(dir, `${name}.wav`), { ...deps.audioLimits, sampleRate: deps.sampleRate, fetched: deps.fetched }))).wavPath : undefined;
   const [intro, outro] = await Promise.all([fetchPart(production.intro, 'intro'), fetchPart(production.outro, 'outro')]);
   return { intro, outro };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { startAssembly, type Assembly, type AssemblyOptions } from '../media/assemble.ts';
 import { fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
 import type { Synthesizer, WordTiming } from '../media/synthesizer.ts';
+import type { FetchedFiles } from '../media/fetches.ts';
 import type { Limit } from '../media/limit.ts';
 import { normalizeForSpeech, type NormalizedText } from '../speech/normalize.ts';
 import { timingsToWritten } from '../speech/writtenTimings.ts';
@@ -22,6 +23,8 @@ export interface RenderDeps {
   lane?: GenerationLane;
   /** The item's bound on fetches at once, within the process's (src/media/fetches.ts). */
   fetchLimit?: Limit;
+  /** The item's downloads, kept for a retried try (src/media/fetches.ts). */
+  fetched?: FetchedFiles;
 }
 
 export interface RenderedVariant {
@@ -92,7 +95,7 @@ function partsOf(plan: PlannedSegment[], dir: string, deps: RenderDeps): { parts
         wavPath,
         characters: 0,
         make: async () => {
-          const fetch = () => fetchAudio(url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate });
+          const fetch = () => fetchAudio(url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate, fetched: deps.fetched });
           return { durationMs: (await (deps.fetchLimit ? deps.fetchLimit(fetch) : fetch())).durationMs, words: [] };
         },
       });

@@ -1,12 +1,13 @@
 // Downloads audio through the guarded fetcher within a size and a time limit, admits it through the media intake
 // (an allowed audio format, at most the duration limit) and decodes it to 16-bit mono WAV.
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { FetchError, guardedFetch } from '../infrastructure/fetch/fetcher.ts';
 import { MediaError } from './errors.ts';
+import type { FetchedFiles } from './fetches.ts';
 import { admitAudio, clean, DEFAULT_MAX_AUDIO_MS, DURATION_GRACE_MS, inputOf, tooLong } from './intake.ts';
 import { runTool } from './tool.ts';
 import { wavSampleCount } from './wav.ts';
@@ -24,6 +25,8 @@ export interface AudioFetchLimits {
 
 export interface FetchAudioOptions extends AudioFetchLimits {
   sampleRate: number;
+  /** Where the item's downloads are kept: a retried render decodes the file it already fetched. */
+  fetched?: FetchedFiles;
 }
 
 export interface FetchedAudio {
@@ -37,14 +40,20 @@ export async function fetchAudio(url: string, wavPath: string, options: FetchAud
   const deadline = Date.now() + options.timeoutMs;
   const dir = await mkdtemp(join(tmpdir(), 'fetch-audio-'));
   try {
-    const downloaded = join(dir, 'download');
-    await download(url, downloaded, options);
+    const downloaded = options.fetched ? await options.fetched.once(url, (file) => downloadWhole(url, file, options)) : join(dir, 'download');
+    if (!options.fetched) await download(url, downloaded, options);
     await decode(downloaded, wavPath, options.sampleRate, deadline - Date.now(), url, options.maxDurationMs);
     const samples = await wavSampleCount(wavPath, url);
     return { wavPath, sampleRate: options.sampleRate, samples, durationMs: (samples * 1000) / options.sampleRate };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A download kept for a later try: renamed into place once whole, so a cut one is never taken for the file. */
+async function downloadWhole(url: string, path: string, limits: AudioFetchLimits): Promise<void> {
+  await download(url, `${path}.part`, limits);
+  await rename(`${path}.part`, path);
 }
 
 async function download(url: string, path: string, { maxBytes, timeoutMs, allowPrivate }: AudioFetchLimits): Promise<void> {

@@ -5,7 +5,7 @@
 // admission by the media intake, where ffprobe may run). A fetched file is kept in the item's fetch folder under a
 // name made from its URL, so a retried render finds it there instead of downloading it again.
 import { createHash } from 'node:crypto';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createLimit, type Limit } from './limit.ts';
 
@@ -60,4 +60,16 @@ export function fetchedFiles(dir: string): FetchedFiles {
       return fetching;
     },
   };
+}
+
+/** Removes an item's fetch folder `dir`, and its parents below `root` once they are empty (another try may use them). */
+export async function forgetFetched(dir: string, root: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  for (let parent = path.dirname(dir); parent.startsWith(root + path.sep); parent = path.dirname(parent)) {
+    const removed = await rmdir(parent).then(
+      () => true,
+      () => false,
+    );
+    if (!removed) return;
+  }
 }

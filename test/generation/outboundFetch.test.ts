@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,9 @@ beforeAll(async () => {
   audioHost = createServer((request, response) => {
     requested.push(request.url ?? '');
     if (request.url === '/tone.mp3') return void response.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': mp3.length }).end(mp3);
+    // Answers 503 the first time it is asked: the generation's first try fails after the other file arrived.
+    if (request.url === '/flaky.mp3' && requested.filter((url) => url === '/flaky.mp3').length === 1) return void response.writeHead(503).end();
+    if (request.url === '/kept.mp3' || request.url === '/flaky.mp3') return void response.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': mp3.length }).end(mp3);
     if (request.url === '/moved.mp3') return void response.writeHead(301, { location: '/tone.mp3' }).end();
     if (request.url === '/to-metadata.mp3') return void response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/' }).end();
     response.writeHead(404).end();
@@ -72,5 +76,27 @@ describe('audio_upload items fetch through the guarded fetcher', () => {
       status: 'error',
       error: `cannot download ${base}/to-metadata.mp3: redirected to http://169.254.169.254/latest/meta-data/iam/; refused to connect: 169.254.169.254 is a cloud metadata address`,
     });
+  }, 100_000);
+
+  it('are fetched once across a retried generation: the second try decodes what the first downloaded', async () => {
+    const created = await open.request('POST', '/v1/projects/1/content', {
+      body: {
+        type: 'manual_segment',
+        summary_enabled: false,
+        segments: [
+          { content_type: 'text', section: 'title', text: 'Two recordings' },
+          { content_type: 'audio', audio_url: `${base}/kept.mp3` },
+          { content_type: 'audio', audio_url: `${base}/flaky.mp3` },
+        ],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const item = await settled(open, created.body.id, 90_000);
+    expect(item.status, item.error).toBe('processed');
+    expect(item.duration).toBeGreaterThan(4_000);
+    expect(requested.filter((url) => url === '/flaky.mp3')).toHaveLength(2);
+    expect(requested.filter((url) => url === '/kept.mp3')).toHaveLength(1);
+    // Kept only until the generation is done.
+    expect(existsSync(join(open.dataDir, 'fetched', created.body.id))).toBe(false);
   }, 100_000);
 });
