@@ -1,9 +1,28 @@
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * What the real servers do not change. The second run (TEST_MONGODB_URL and TEST_TEMPORAL_ADDRESS set: FerretDB's read
+ * store and Temporal's workflows) runs again only what they serve: storage, read models, queries, workflows and their
+ * faults. Rendering, mixing, speech and its quality, media intake, the documents and the browser pages depend on none
+ * of them, and run once, in the embedded run (README, Tests).
+ */
+const SERVER_INDEPENDENT = [
+  'test/audio/**',
+  'test/browser/**',
+  'test/contract/**',
+  'test/media/**',
+  'test/speech/**',
+  'test/video/**',
+  'test/voices/**',
+  'test/generation/{firstAudio,kokoro,listenWhileMadeNeural,loudness,normalizedSpeech,outboundFetch,render,textPreparation,videoPlan}.test.ts',
+  'test/hostile/{mediaIntake,mediaLoad}.test.ts',
+];
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(process.env.TEST_MONGODB_URL ? SERVER_INDEPENDENT : [])],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
