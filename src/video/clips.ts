@@ -1,6 +1,7 @@
 // Videos inside a video: the item's feature video (from the start) and its video segments (from the moment they are
 // reached), each fetched through the guarded fetcher, admitted by the media intake (mp4, webm or mov, at most the
 // allowed pixels per frame, measured by ffprobe through its own demuxer), timed, and given its segment's settings.
+import type { FetchedFiles } from '../media/fetches.ts';
 import { admitVideo, inputOptions } from '../media/intake.ts';
 import { admitted, download, type AssetLimits } from './assets.ts';
 import type { CropCoordinates, MediaVideoSettings, VideoRenderRequest } from './port.ts';
@@ -43,8 +44,9 @@ export function clipSources(request: Pick<VideoRenderRequest, 'segments' | 'feat
  * Fetches a clip and times it: it plays for its own length, or, playing in the background, loops until the next clip
  * starts; never past the narration's end.
  */
-export async function fetchClip(source: ClipSource, next: ClipSource | undefined, durationMs: number, file: string, limits: AssetLimits, signal?: AbortSignal): Promise<Clip> {
-  await download(source.url, file, limits, signal);
+export async function fetchClip(source: ClipSource, next: ClipSource | undefined, durationMs: number, fetched: FetchedFiles, limits: AssetLimits, signal?: AbortSignal): Promise<Clip> {
+  // Kept in the item's fetch folder like its images: a retried render admits the file it already has.
+  const file = await fetched.once(source.url, (target) => download(source.url, target, limits, signal));
   const video = await admitted(source.url, file, () => admitVideo(file, source.url, { maxPixels: limits.maxPixels, timeoutMs: 10_000 }));
   const length = video.durationMs;
   const loop = source.settings.plays_in_background === true;

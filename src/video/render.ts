@@ -120,7 +120,7 @@ export function createVideoRenderer(options: VideoRendererOptions): MeasuredVide
         const { settings, size } = request;
         const fonts = await resolveFonts(settings.textFonts, options.fontCacheDir, options.fonts, request.signal);
         const slots = imageSlots(request);
-        // Images come from the request's fetch folder when a try before this one fetched them.
+        // Images and videos come from the request's fetch folder when a try before this one fetched them.
         const fetched = fetchedFiles(request.fetchedDir ?? path.join(work, 'fetched'));
         const bounded = fetches.forItem();
         const image = (url: string) => bounded(() => fetchImage(url, fetched, options.images, request.signal));
@@ -128,7 +128,7 @@ export function createVideoRenderer(options: VideoRendererOptions): MeasuredVide
         const sources = clipSources(request);
         const clips = await Promise.all(
           sources.map((source, index) =>
-            bounded(() => fetchClip(source, sources[index + 1], request.durationMs, path.join(work, `clip-${index}`), options.images, request.signal)),
+            bounded(() => fetchClip(source, sources[index + 1], request.durationMs, fetched, options.images, request.signal)),
           ),
         );
         const logo = settings.logoImageUrl ? await image(settings.logoImageUrl) : null;

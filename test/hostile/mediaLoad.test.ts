@@ -1,7 +1,7 @@
 // One item cannot exhaust the API process: a 30-minute background track is mixed without the process holding it
 // (its resident memory measured from /proc), an item with 300 image segments fetches and probes within the process's
 // bounds (its ffmpeg/ffprobe children counted from /proc every 50 ms) while the service answers other requests, a
-// retried render fetches none of its images again, and the projections lease is never lost meanwhile.
+// retried render fetches none of its images and videos again, and the projections lease is never lost meanwhile.
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -37,11 +37,15 @@ beforeAll(async () => {
   const png = join(scratch, 'image.png');
   const madePng = await runTool('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=64x64', '-frames:v', '1', png]);
   expect(madePng.code, madePng.stderr).toBe(0);
-  const files = { mp3: await readFile(track), png: await readFile(png) };
+  const mp4 = join(scratch, 'clip.mp4');
+  const madeMp4 = await runTool('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=10:duration=2', '-pix_fmt', 'yuv420p', mp4]);
+  expect(madeMp4.code, madeMp4.stderr).toBe(0);
+  const files = { mp3: await readFile(track), png: await readFile(png), mp4: await readFile(mp4) };
   host = createServer((request, response) => {
     const url = request.url ?? '';
     asked.set(url, (asked.get(url) ?? 0) + 1);
     if (url === '/track.mp3') return void response.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': files.mp3.length }).end(files.mp3);
+    if (url === '/clip.mp4') return void response.writeHead(200, { 'content-type': 'video/mp4', 'content-length': files.mp4.length }).end(files.mp4);
     if (/^\/image-\d+\.png$/.test(url)) return void response.writeHead(200, { 'content-type': 'image/png', 'content-length': files.png.length }).end(files.png);
     response.writeHead(404).end();
   });
@@ -161,7 +165,7 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('an item cannot exhaust the API pr
     expect(leaseLost(), server.output().slice(-2000)).toBe(false);
   }, 660_000);
 
-  it(`renders an item with ${IMAGES} image segments within ${MOST_MEDIA_CHILDREN} media processes at once, answers meanwhile, and fetches each image once across a retried render`, async () => {
+  it(`renders an item with ${IMAGES} image segments within ${MOST_MEDIA_CHILDREN} media processes at once, answers meanwhile, and fetches each image and video once across a retried render`, async () => {
     const images = Array.from({ length: IMAGES }, (_, i) => ({ content_type: 'image', image_url: `${base}/image-${i}.png` }));
     const created = await server.request('POST', '/v1/projects/1/content', {
       body: {
@@ -169,7 +173,12 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('an item cannot exhaust the API pr
         title_voice_id: voice,
         body_voice_id: voice,
         summary_enabled: false,
-        segments: [{ content_type: 'text', section: 'title', text: 'Three hundred pictures' }, ...images, { content_type: 'text', text: 'That was every picture of the day.' }],
+        segments: [
+          { content_type: 'text', section: 'title', text: 'Three hundred pictures' },
+          ...images,
+          { content_type: 'video', video_url: `${base}/clip.mp4` },
+          { content_type: 'text', text: 'That was every picture of the day.' },
+        ],
         video_settings: { enabled: true, variants: ['article'], sizes: [{ name: 'small', width: 160, height: 90, enabled: true }], template: null },
       },
     });
@@ -206,6 +215,7 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('an item cannot exhaust the API pr
     expect(answers.length).toBeGreaterThan(0);
     expect(Math.max(...answers), `create answered in ${answers.join(', ')} ms`).toBeLessThan(5000);
     for (let i = 0; i < IMAGES; i++) expect(asked.get(`/image-${i}.png`), `image-${i}.png`).toBe(1);
+    expect(asked.get('/clip.mp4'), 'clip.mp4').toBe(1);
     expect(leaseLost(), server.output().slice(-2000)).toBe(false);
   }, 660_000);
 });
