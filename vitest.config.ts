@@ -4,8 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * What the real servers do not change. The second run (TEST_MONGODB_URL and TEST_TEMPORAL_ADDRESS set: FerretDB's read
  * store and Temporal's workflows) runs again only what they serve: storage, read models, queries, workflows and their
- * faults. Rendering, mixing, speech and its quality, media intake, the documents and the browser pages depend on none
- * of them, and run once, in the embedded run (README, Tests).
+ * faults. Rendering, mixing, speech and its quality, media intake, the documents, the browser pages and the WordPress
+ * plugin depend on none of them (a generation's activities are the same code on either runner), and run once, in the
+ * embedded run (README, Tests).
  */
 const SERVER_INDEPENDENT = [
   'test/audio/**',
@@ -15,7 +16,9 @@ const SERVER_INDEPENDENT = [
   'test/speech/**',
   'test/video/**',
   'test/voices/**',
-  'test/generation/{firstAudio,kokoro,listenWhileMadeNeural,loudness,normalizedSpeech,outboundFetch,render,textPreparation,videoPlan}.test.ts',
+  'test/generation/{firstAudio,kokoro,listenWhileMade,listenWhileMadeNeural,loudness,normalizedSpeech,outboundFetch,render,textPreparation,videoPlan,videos,voices}.test.ts',
+  // The real plugin speaks only the REST API, whose answers the servers do not change.
+  'test/wordpress/**',
   'test/hostile/{mediaIntake,mediaLoad}.test.ts',
 ];
 
