@@ -9,7 +9,8 @@ describe('faults during generation', () => {
     const dataDir = newDataDir();
     const env = { GENERATION_ENABLED: 'true' };
     const server = await startServer({ dataDir, env });
-    const created = (await server.request('POST', '/v1/projects/1/content', { body: { body: longArticleHtml(), title: 'Interrupted' } })).body;
+    // About two and a half minutes of speech: processing for tens of seconds, long past the kill, and past a heartbeat.
+    const created = (await server.request('POST', '/v1/projects/1/content', { body: { body: longArticleHtml(400), title: 'Interrupted' } })).body;
     await expect.poll(async () => (await server.request('GET', `/v1/projects/1/content/${created.id}`)).body.status, { timeout: 60_000, interval: 50 }).toBe('processing');
 
     let resumed = server;
