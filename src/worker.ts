@@ -44,3 +44,6 @@ process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
 await Promise.all(workers.map((worker) => worker.run()));
 await events.close();
+await connection.close();
+// Stopped and drained: nothing is left to do, whatever handle a library may still hold.
+process.exit(0);

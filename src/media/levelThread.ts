@@ -27,11 +27,10 @@ function startThread(): Worker {
 function levelThread(): Worker {
   if (thread) return thread;
   const started = startThread();
-  // The thread does not keep the process alive; it is started again after a failure.
-  started.unref();
   started.on('message', (reply: LevelReply) => {
     const waiter = waiting.get(reply.id);
     waiting.delete(reply.id);
+    if (waiting.size === 0) started.unref();
     if ('error' in reply) waiter?.reject(new MediaError('tool-failed', `levelling failed: ${reply.error}`));
     else waiter?.resolve(reply);
   });
@@ -42,6 +41,9 @@ function levelThread(): Worker {
   };
   started.on('error', fail);
   started.on('exit', (code) => fail(new Error(`exit ${code}`)));
+  // An idle thread does not keep the process alive (unref'd after its listeners, which hold its port); one with sounds
+  // to level does, until the last reply. It is started again after a failure.
+  started.unref();
   thread = started;
   return started;
 }
@@ -58,7 +60,9 @@ export function createThreadLeveller(encoderGainDb: number): (samples: Int16Arra
     const id = nextId++;
     const reply = await new Promise<{ samples: Int16Array; extraDb: number }>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
-      levelThread().postMessage({ id, samples: copy, sampleRate, encoderGainDb, extraDb } satisfies LevelRequest, [copy.buffer as ArrayBuffer]);
+      const leveller = levelThread();
+      leveller.ref();
+      leveller.postMessage({ id, samples: copy, sampleRate, encoderGainDb, extraDb } satisfies LevelRequest, [copy.buffer as ArrayBuffer]);
     });
     extraDb = reply.extraDb;
     return reply.samples;
