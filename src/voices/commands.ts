@@ -55,7 +55,9 @@ export const voiceQuery = z.object({
 
 export const designPreviewsSchema = z.object({
   voice_description: z.string().trim().min(20).max(1000).describe('How the voice should sound: gender, age, pace, warmth, accent ("a calm, slow British woman")'),
-  text: z.string().trim().min(100).max(1000).regex(/\p{L}/u, 'must hold words to say').optional().describe('What the previews say; a standard passage when unset'),
+  // At most 500 characters (about 30 s of speech): three previews, two of them neural ones spoken one after another on
+  // two cores, then answer well within the server's 120 s request limit.
+  text: z.string().trim().min(100).max(500).regex(/\p{L}/u, 'must hold words to say').optional().describe('What the previews say (100 to 500 characters); a standard passage when unset'),
 });
 
 export const finalizeDesignSchema = z.object({

@@ -243,6 +243,9 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('voice design', () => {
     const shortText = await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: 'A calm woman with a warm voice', text: 'Too short.' } });
     expect(shortText.status).toBe(422);
     expect(shortText.body.errors[0].location).toBe('text');
+    const longText = await server.request('POST', '/v1/organization/voices/design_previews', { body: { voice_description: 'A calm woman with a warm voice', text: 'Word after word. '.repeat(30) } });
+    expect(longText.status).toBe(422);
+    expect(longText.body.errors[0].location).toBe('text');
     for (const id of ['not-an-id', Buffer.from('[999,null,1]').toString('base64url'), Buffer.from(`[${joe.id},"f3",1]`).toString('base64url')]) {
       const refused = await server.request('POST', '/v1/organization/voices/finalize_design', { body: { generated_voice_id: id, voice_name: 'Forged' } });
       expect(refused.status, id).toBe(422);
