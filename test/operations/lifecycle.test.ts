@@ -34,7 +34,8 @@ describe('restart and rebuild', () => {
     expect((await second.request('POST', '/v1/projects/1/content', { body: { body: '<p>x</p>', source_id: 'keep-0' } })).status).toBe(422);
     expect(second.output()).not.toMatch(/first start/);
     await second.stop();
-  });
+    // Two starts and a rebuild by the CLI, each a process of its own.
+  }, 120_000);
 
   it('survives being killed mid-write without losing acknowledged items', async () => {
     const dataDir = newDataDir();
