@@ -1,4 +1,5 @@
 // Configuration: every setting comes from an environment variable, validated once at start-up.
+import path from 'node:path';
 import { z } from 'zod';
 import { logLevels } from './logging.ts';
 import { DEFAULT_MEDIA_FETCH_CONCURRENCY } from './media/fetches.ts';
@@ -14,7 +15,7 @@ const optionalUrl = (protocols: RegExp) =>
     });
 
 /** The venvs setup installs sit beside its tools directory (TOOLS_DIR, as scripts/install-tools.sh places them). */
-const toolsVenv = (name: string) => `${(process.env.TOOLS_DIR ?? '/root/.cache/service-tools/bin').replace(/\/[^/]*\/?$/, '')}/${name}`;
+const toolsVenv = (name: string) => path.join(path.dirname(process.env.TOOLS_DIR ?? '/root/.cache/service-tools/bin'), name);
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 

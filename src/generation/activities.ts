@@ -19,7 +19,7 @@ import { scopeRulesOf } from '../pronunciation/apply.ts';
 import { fetchIntroOutro, loadMusic, productionOf, renderWithIntroOutro } from './production.ts';
 import { renderItemVideos, type VideoDeps } from './videos.ts';
 import { VideoRenderError } from '../video/errors.ts';
-import { fetchedFiles, forgetFetched, type FetchLimits } from '../media/fetches.ts';
+import { fetchedFiles, generationFetches, type FetchLimits } from '../media/fetches.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects', 'unsupported-format', 'over-limit']);
@@ -95,9 +95,9 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       const pauses = { afterTitleMs: project.pauseAfterTitleSegmentsSeconds * 1000, afterSegmentMs: project.pauseAfterSegmentsSeconds * 1000 };
       const fetchLimit = deps.fetches?.forItem();
       // Downloads are kept beside the videos' until the generation is done, so a retried attempt fetches nothing again.
-      const fetchedDir = deps.videos.fetchedDir ? path.join(deps.videos.fetchedDir, mediaPath(input), 'audio') : undefined;
-      const fetched = fetchedDir ? fetchedFiles(fetchedDir) : undefined;
-      const forget = () => (fetchedDir ? forgetFetched(fetchedDir, deps.videos.fetchedDir!) : Promise.resolve());
+      const downloads = deps.videos.fetchedDir ? generationFetches(deps.videos.fetchedDir, input.contentId, input.generation, 'audio') : undefined;
+      const fetched = downloads ? fetchedFiles(downloads.dir) : undefined;
+      const forget = () => downloads?.forget() ?? Promise.resolve();
       const rendering = { ...deps, lane: input.lane, fetchLimit, fetched, rules: await scopeRulesOf(deps.events, projectEvents, { projectId: source.projectId, contentId: input.contentId }) };
       // The article's playlist is announced once per generation (the decider refuses a second time), and its id is
       // kept in the completed set: a retried attempt, which renders again from a clean folder, finds the id announced

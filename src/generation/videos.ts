@@ -2,7 +2,7 @@
 // stopped as soon as the item is deleted or its generation superseded.
 import { setMaxListeners } from 'node:events';
 import { rm } from 'node:fs/promises';
-import { forgetFetched } from '../media/fetches.ts';
+import { generationFetches } from '../media/fetches.ts';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
@@ -106,8 +106,9 @@ export async function renderItemVideos(context: Context, input: GenerationInput,
   // Beside the generation's narration, under the same URL folder.
   const folder = path.posix.dirname(narration('article')!.url);
   const names = requests.map(fileName);
-  const fetchedDir = videos.fetchedDir ? path.join(videos.fetchedDir, input.contentId, String(input.generation)) : undefined;
-  const forget = () => (fetchedDir ? forgetFetched(fetchedDir, videos.fetchedDir!) : Promise.resolve());
+  const downloads = videos.fetchedDir ? generationFetches(videos.fetchedDir, input.contentId, input.generation) : undefined;
+  const fetchedDir = downloads?.dir;
+  const forget = () => downloads?.forget() ?? Promise.resolve();
   const outPaths = names.map((name) => localPath(mediaDir, `${folder}/${name}`));
   const renderOne = (request: VideoRequest, index: number) =>
     videos.limit(async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { FetchError, guardedFetch } from '../infrastructure/fetch/fetcher.ts';
 import { MediaError } from './errors.ts';
-import type { FetchedFiles } from './fetches.ts';
+import { fetchedFiles, type FetchedFiles } from './fetches.ts';
 import { admitAudio, clean, DEFAULT_MAX_AUDIO_MS, DURATION_GRACE_MS, inputOf, tooLong } from './intake.ts';
 import { runTool } from './tool.ts';
 import { wavSampleCount } from './wav.ts';
@@ -40,8 +40,9 @@ export async function fetchAudio(url: string, wavPath: string, options: FetchAud
   const deadline = Date.now() + options.timeoutMs;
   const dir = await mkdtemp(join(tmpdir(), 'fetch-audio-'));
   try {
-    const downloaded = options.fetched ? await options.fetched.once(url, (file) => downloadWhole(url, file, options)) : join(dir, 'download');
-    if (!options.fetched) await download(url, downloaded, options);
+    // Without a fetch folder of the item's, the download lives only as long as this call.
+    const fetched = options.fetched ?? fetchedFiles(dir);
+    const downloaded = await fetched.once(url, (file) => download(url, file, options));
     await decode(downloaded, wavPath, options.sampleRate, deadline - Date.now(), url, options.maxDurationMs);
     const samples = await wavSampleCount(wavPath, url);
     return { wavPath, sampleRate: options.sampleRate, samples, durationMs: (samples * 1000) / options.sampleRate };
@@ -50,21 +51,19 @@ export async function fetchAudio(url: string, wavPath: string, options: FetchAud
   }
 }
 
-/** A download kept for a later try: renamed into place once whole, so a cut one is never taken for the file. */
-async function downloadWhole(url: string, path: string, limits: AudioFetchLimits): Promise<void> {
-  await download(url, `${path}.part`, limits);
-  await rename(`${path}.part`, path);
-}
-
+/** Writes `path` whole or not at all (renamed into place once complete), so a cut download is never taken for the file. */
 async function download(url: string, path: string, { maxBytes, timeoutMs, allowPrivate }: AudioFetchLimits): Promise<void> {
+  const partial = `${path}.part`;
   try {
     const response = await guardedFetch(url, { maxBytes, timeoutMs, allowPrivate });
     if (response.status < 200 || response.status > 299) {
       response.body.destroy();
       throw new MediaError('http-status', `${url} answered HTTP ${response.status}`, response.status);
     }
-    await pipeline(response.body, createWriteStream(path));
+    await pipeline(response.body, createWriteStream(partial));
+    await rename(partial, path);
   } catch (error) {
+    await rm(partial, { force: true });
     if (!(error instanceof FetchError)) throw error;
     switch (error.reason) {
       case 'bad-url':

@@ -62,8 +62,17 @@ export function fetchedFiles(dir: string): FetchedFiles {
   };
 }
 
+/**
+ * A generation's fetch folder under `root` (DATA_DIR/fetched): `<content id>/<generation>/`, or `part` inside it; and
+ * its removal, with the parents left empty, once its media are made or refused for good.
+ */
+export function generationFetches(root: string, contentId: string, generation: number, part?: string): { dir: string; forget(): Promise<void> } {
+  const dir = path.join(root, contentId, String(generation), ...(part ? [part] : []));
+  return { dir, forget: () => forgetFetched(dir, root) };
+}
+
 /** Removes an item's fetch folder `dir`, and its parents below `root` once they are empty (another try may use them). */
-export async function forgetFetched(dir: string, root: string): Promise<void> {
+async function forgetFetched(dir: string, root: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
   for (let parent = path.dirname(dir); parent.startsWith(root + path.sep); parent = path.dirname(parent)) {
     const removed = await rmdir(parent).then(
