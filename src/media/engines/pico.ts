@@ -103,7 +103,19 @@ export function warpWords(text: string, words: readonly WordTiming[], fromPauses
     previous = Math.max(previous, Math.round(inPause ? inPause.end : at));
     return previous;
   });
-  return words.map(({ text: word }, i) => ({ text: word, start_time: starts[i]!, duration: Math.max(0, (starts[i + 1] ?? Math.round(toEnd)) - starts[i]!) }));
+  const end = Math.max(Math.round(toEnd), starts.at(-1) ?? 0);
+  // Words moved to the same start (the end of one pause) share the time until the next start by their lengths.
+  for (let i = 0; i < starts.length; ) {
+    let j = i + 1;
+    while (j < starts.length && starts[j] === starts[i]) j++;
+    const until = starts[j] ?? end;
+    const lengths = words.slice(i, j).map((word) => [...word.text].length);
+    const total = lengths.reduce((sum, length) => sum + length, 0);
+    let spoken = 0;
+    for (let k = i + 1; k < j; k++) starts[k] = starts[i]! + Math.round(((until - starts[i]!) * (spoken += lengths[k - i - 1]!)) / total);
+    i = j;
+  }
+  return words.map(({ text: word }, i) => ({ text: word, start_time: starts[i]!, duration: (starts[i + 1] ?? end) - starts[i]! }));
 }
 
 /** The indexes of the words that follow punctuation (where both engines pause), from the written tokens in order. */

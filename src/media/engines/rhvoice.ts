@@ -75,10 +75,12 @@ async function synthesize(text: string, voice: string, wavPath: string, speed: n
 const CHUNK_MS = 100;
 
 function atPauseEnds(events: readonly WordEvent[], pauses: readonly Pause[]): WordEvent[] {
-  return events.map((event) => {
+  const moved = events.map((event) => {
     const pause = pauses.find((candidate) => candidate.end > event.start && candidate.end <= event.start + CHUNK_MS);
     return pause ? { ...event, start: pause.end } : event;
   });
+  // Words reported between the same two blocks share the first one's time (timeWords splits it by their lengths).
+  return moved.filter((event, i) => i === 0 || event.start > moved[i - 1]!.start);
 }
 
 function synthesisFailure(run: ToolRun, voice: string, timeoutMs: number): SynthesisError {
