@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { installedKokoroVoices } from '../media/engines/kokoro.ts';
 import { installedPiperVoices } from '../media/engines/piper.ts';
 import { SAMPLE_RATE, type EngineVoice } from '../media/synthesizer.ts';
+import { loadDebianVoices } from './debianVoices.ts';
 
 export interface Voice extends EngineVoice {
   id: number;
@@ -107,7 +108,7 @@ function neuralVoices(engine: 'piper' | 'kokoro', offered: readonly NeuralVoice[
 }
 
 /** Neural engines before espeak-ng, Piper first; within one, the catalogue's order (Kokoro's best first). */
-const ENGINE_RANK: Record<Voice['engine'], number> = { piper: 0, kokoro: 1, 'espeak-ng': 2 };
+const ENGINE_RANK: Record<Voice['engine'], number> = { piper: 0, kokoro: 1, pico: 2, rhvoice: 2, 'espeak-ng': 3 };
 
 export function createCatalogue(voices: Voice[]): VoiceCatalogue {
   const byId = new Map(voices.map((voice) => [voice.id, voice]));
@@ -167,5 +168,5 @@ export async function loadVoiceCatalogue({ piperPython, kokoroVenv, log }: Catal
       : `speech: Piper is not installed (no voice package with ${piperPython})${kokoro.length > 0 ? '' : '; every language uses espeak-ng'}`,
   );
   log(kokoro.length > 0 ? `speech: Kokoro voices ${named(kokoro)}` : `speech: Kokoro is not installed (no model or English voices in ${kokoroVenv})`);
-  return createCatalogue([...piper, ...kokoro, ...espeak]);
+  return createCatalogue([...piper, ...kokoro, ...(await loadDebianVoices(taken, log)), ...espeak]);
 }
