@@ -60,10 +60,10 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('German on Pico and Russian on RHV
     expect(german[0]).toMatchObject({ name: 'Pico', engine: 'pico', gender: 'female', language: { code: 'de_DE' } });
     const russian = (await server.request('GET', '/v1/organization/voices?filter[language.code]=ru_RU')).body;
     const rhvoice = russian.filter((voice: any) => voice.engine === 'rhvoice');
-    expect(rhvoice.map((voice: any) => voice.name)).toEqual(['Aleksandr', 'Elena', 'Irina', 'Anna']);
+    expect(rhvoice.map((voice: any) => voice.name)).toEqual(['Aleksandr', 'Irina', 'Anna', 'Elena']);
     expect(russian.indexOf(rhvoice[0])).toBe(0);
     const byEngine = (await server.request('GET', '/v1/organization/voices?filter[engine]=rhvoice')).body;
-    expect(byEngine.map((voice: any) => voice.name)).toEqual(['Aleksandr', 'Elena', 'Irina', 'Anna']);
+    expect(byEngine.map((voice: any) => voice.name)).toEqual(['Aleksandr', 'Irina', 'Anna', 'Elena']);
   });
 
   it('narrates a German item with Pico and a Russian one with Aleksandr, each at −16 ± 1 LUFS', async () => {

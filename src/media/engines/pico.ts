@@ -89,9 +89,14 @@ export function warpWords(text: string, words: readonly WordTiming[], fromPauses
   });
   const targets = toPauses.filter((pause) => pause.start > 0 && pause.end < toEnd && pause.end - pause.start >= PHRASE_PAUSE_MS);
   const anchors: [number, number][] = [[0, 0]];
-  for (const [from, to] of matchInOrder(breaks, fromEnd, targets, toEnd)) anchors.push([from.start, to.start], [from.end, to.end]);
-  anchors.push([Math.max(fromEnd, anchors.at(-1)![0] + 1), Math.max(toEnd, anchors.at(-1)![1])]);
-  const warp = (t: number) => {
+  const pairs = matchInOrder(breaks, fromEnd, targets, toEnd);
+  // Where espeak paused and Pico did not ("14." read as a sentence's end), espeak's pause is taken out of its timeline.
+  const unpaired = breaks.filter((pause) => !pairs.some(([from]) => from === pause));
+  const collapsed = (t: number) => unpaired.reduce((at, pause) => at - Math.max(0, Math.min(t, pause.end) - pause.start), t);
+  for (const [from, to] of pairs) anchors.push([collapsed(from.start), to.start], [collapsed(from.end), to.end]);
+  anchors.push([Math.max(collapsed(fromEnd), anchors.at(-1)![0] + 1), Math.max(toEnd, anchors.at(-1)![1])]);
+  const warp = (time: number) => {
+    const t = collapsed(time);
     const i = Math.max(1, anchors.findIndex(([from]) => from >= t));
     const [a, b] = [anchors[i - 1]!, anchors[i] ?? anchors.at(-1)!];
     return b[0] === a[0] ? b[1] : a[1] + ((t - a[0]) * (b[1] - a[1])) / (b[0] - a[0]);
