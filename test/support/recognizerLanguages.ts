@@ -3,7 +3,7 @@
 // without spaces, by characters (character error rate). Both sides get the same treatment: Unicode NFKC, lower case,
 // punctuation dropped, a number's digit groups joined ("3.200", "3 200", "3,200") and every number written as its
 // words in the language (n2words), so that how either side writes a number does not count. Hindi is compared on a
-// phonetic form (hindiSounds), since Whisper base writes what it hears in Hindi in Urdu's script.
+// phonetic form (hindiSounds, soundsErrorRate), since Whisper base writes what it hears in Hindi in Urdu's script.
 import { toCardinal as de } from 'n2words/de-DE';
 import { toCardinal as es } from 'n2words/es-ES';
 import { toCardinal as fr } from 'n2words/fr-FR';
@@ -61,12 +61,10 @@ const IPA_VOWELS = /[aeiouyəɛɔɪʊæʌɑɒɐøœɨʉɯɤɘɵɜɞ]/gu;
 /** Sounds the two scripts write alike, or that espeak-ng's Hindi and Urdu rules say differently for the same letter. */
 const SAME_SOUND: Array<[RegExp, string]> = [
   [/[ɾɽr]/gu, 'r'],
-  [/[ʐʒz]/gu, 'z'],
+  [/[ʐʒzɟ]/gu, 'z'],
   [/[ʂʃ]/gu, 'ʃ'],
-  [/ɡ/gu, 'g'],
-  [/ɣ/gu, 'g'],
-  [/q/gu, 'k'],
-  [/x/gu, 'k'],
+  [/[ɡɣ]/gu, 'g'],
+  [/[qx]/gu, 'k'],
   [/f/gu, 'p'],
   [/[wʋ]/gu, 'v'],
   [/[hɦ]/gu, ''],
@@ -75,9 +73,9 @@ const SAME_SOUND: Array<[RegExp, string]> = [
 /**
  * Hindi as sounds, whatever its script: espeak-ng says the text (its `hi` rules for Devanagari, `ur` for Urdu's
  * Arabic script) in IPA, and each word keeps only its consonants, with the sounds the two languages' spellings write
- * alike merged and doubled ones single. The vowels go because Urdu's script leaves short vowels unwritten, so
- * espeak-ng guesses them, and h because Urdu writes a final vowel with the letter he. What is left tells words apart
- * (सड़क sṛk, शहर ʃr, साल sl) but not vowel length or aspiration: a lenient measure, held to its own bound.
+ * alike merged (ज and ज़ too: Hindi writes both ज) and doubled ones single. The vowels go because Urdu's script leaves
+ * short vowels unwritten, so espeak-ng guesses them, and h because Urdu writes a final vowel with the letter he.
+ * What is left tells words apart (मार्च mrc, योजना jzn, साल sl) but not vowel length or aspiration.
  */
 export async function hindiSounds(text: string): Promise<string[]> {
   const voice = /\p{Script=Arabic}/u.test(text) ? 'ur' : 'hi';
@@ -89,11 +87,33 @@ export async function hindiSounds(text: string): Promise<string[]> {
     .replace(/\p{M}/gu, '')
     .split(/\s+/)
     .map((word) => {
-      let sounds = word.replace(/[ˈˌːˑʰʲ.'‿-]/gu, '').replace(IPA_VOWELS, '');
+      let sounds = word.replace(/[ˈˌːˑʰʲ.'‿-]/gu, '').replace(/\([a-z]+\)/gu, '').replace(IPA_VOWELS, '');
       for (const [sound, as] of SAME_SOUND) sounds = sounds.replace(sound, as);
       return sounds.replace(/(.)\1+/gu, '$1');
     })
     .filter(Boolean);
+}
+
+/**
+ * Written words not heard, by their sounds and whatever the word boundaries: Urdu's spelling joins and splits words
+ * where Hindi's does not (साल तक: سالتک, चलेगा: چلے گا). The sounds of all heard words, run together, are aligned with
+ * those of the written words; a written word counts as heard when each of its sounds is aligned with the same sound
+ * and nothing heard is inserted inside it or right after it; the error rate is the share of written words not heard.
+ */
+export function soundsErrorRate(written: readonly string[], heard: readonly string[]): number {
+  const owner = written.flatMap((word, index) => [...word].map(() => index));
+  const reference = written.flatMap((word) => [...word]);
+  const sounds = heard.flatMap((word) => [...word]);
+  const missed = new Set<number>();
+  let last = 0;
+  for (const [i, j] of align(reference, sounds)) {
+    if (i === null) missed.add(last);
+    else {
+      last = owner[i]!;
+      if (j === null || reference[i] !== sounds[j]) missed.add(last);
+    }
+  }
+  return missed.size / written.length;
 }
 
 export interface Heard {
@@ -112,9 +132,10 @@ export async function heardInLanguage(written: string, heard: string, language: 
     const [reference, recognized] = [written, heard].map((text) => [...comparedText(text, code).replace(/ /g, '')]);
     return { rate: errorRate(reference!, recognized!), measure: 'character', reference: reference!, heard: recognized! };
   }
-  const [reference, recognized] =
-    code === 'hi'
-      ? await Promise.all([hindiSounds(written), hindiSounds(heard)])
-      : [comparedText(written, code).split(' '), comparedText(heard, code).split(' ')];
+  if (code === 'hi') {
+    const [reference, recognized] = await Promise.all([hindiSounds(written), hindiSounds(heard)]);
+    return { rate: soundsErrorRate(reference, recognized), measure: 'word', reference, heard: recognized };
+  }
+  const [reference, recognized] = [comparedText(written, code).split(' '), comparedText(heard, code).split(' ')];
   return { rate: errorRate(reference, recognized), measure: 'word', reference, heard: recognized };
 }
