@@ -82,7 +82,7 @@ async function synthesize(text: string, voice: string, ownRate: string, wavPath:
 }
 
 /** espeak's words moved onto Pico's timeline (see the top of this file); each lasts until the next starts. */
-export function warpWords(text: string, words: readonly WordTiming[], fromPauses: Pause[], fromEnd: number, toPauses: Pause[], toEnd: number): WordTiming[] {
+function warpWords(text: string, words: readonly WordTiming[], fromPauses: Pause[], fromEnd: number, toPauses: Pause[], toEnd: number): WordTiming[] {
   const breaks = phraseBreaks(text, words).map((index) => {
     const start = words[index]!.start_time;
     return fromPauses.find((pause) => Math.abs(pause.end - start) <= 50) ?? { start, end: start };
