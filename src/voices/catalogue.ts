@@ -99,6 +99,7 @@ const KOKORO_VOICES = [
   { engineVoice: 'bm_george', name: 'George', code: 'en_GB', gender: 'male', accent: 'British' },
   ...KOKORO_VOICES_BEYOND_ENGLISH,
 ] as const;
+
 type NeuralVoice = (typeof PIPER_VOICES)[number] | (typeof KOKORO_VOICES)[number];
 
 /**

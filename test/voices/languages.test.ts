@@ -127,5 +127,12 @@ describe('a language without a voice of its own', () => {
     const changed = await server.request('PUT', `/v1/projects/1/content/${created.body.id}`, { body: { language: 'zu' } });
     expect(changed.status).toBe(422);
     expect(changed.body.errors[0].location).toBe('language');
+    for (const [method, path, body] of [['POST', '/v1/projects', { name: 'Zulu desk', language: 'zu_ZA' }], ['PUT', '/v1/projects/1', { language: { code: 'zu' } }]] as const) {
+      const project = await server.request(method, path, { body });
+      expect(project.status, path).toBe(422);
+      expect(project.body.errors, path).toEqual([{ location: 'language', message: expect.stringContaining('has no voice') }]);
+    }
+    const mandarin = await server.request('POST', '/v1/projects', { body: { name: 'Mandarin desk', language: 'zh_CN' } });
+    expect(mandarin.status).toBe(201);
   });
 });

@@ -19,6 +19,9 @@ describe('without Kokoro', () => {
     expect(created.body).toMatchObject({ code: 422, errors: [{ location: 'language', message: expect.stringContaining('zh_CN has no voice') }] });
     const languages = (await server.request('GET', '/v1/organization/languages')).body;
     expect(languages.map((language: any) => language.code)).not.toContain('zh_CN');
+    const project = await server.request('POST', '/v1/projects', { body: { name: 'Mandarin desk', language: 'zh_CN' } });
+    expect(project.status).toBe(422);
+    expect(project.body.errors).toEqual([{ location: 'language', message: expect.stringContaining('zh_CN has no voice') }]);
   });
 
   it('lists Spanish with espeak-ng\'s voice, and no region that only a neural voice would serve', async () => {
