@@ -274,17 +274,22 @@ const CJK_CURRENCIES: Record<string, Record<string, string>> = {
 
 /**
  * Japanese and Chinese words are not separated by spaces, so each whitespace token is rewritten where it stands: a
- * currency sign before an amount becomes the currency's name after it (`$5.2亿` → `5.2亿美元`), a numeric date gets
- * 年, 月 and 日 (`2026/11/28` → `2026年11月28日`), and thousands commas go (`1,000円` → `1000円`). Null for other languages.
+ * currency sign before an amount becomes the currency's name after it (`$5.2亿` → `5.2亿美元`: OpenJTalk says the sign
+ * as a symbol, cn2an leaves it), a numeric date gets 年, 月 and 日 (`2026/11/28` → `2026年11月28日`: cn2an reads the
+ * dashes of `2026-11-28` as minus signs, OpenJTalk the slashes as slashes), and in Chinese thousands commas go
+ * (`1,000元` → `1000元`: cn2an reads `1,000` as 一,零; OpenJTalk reads `1,000円` right, so Japanese keeps them). Null
+ * for other languages. A token left as it was keeps its words timed one by one (src/speech/writtenTimings.ts).
  */
 export function cjkRewrite(code: string): ((token: string) => string) | null {
-  const names = CJK_CURRENCIES[code.split(/[-_]/u)[0]!.toLowerCase()];
+  const language = code.split(/[-_]/u)[0]!.toLowerCase();
+  const names = CJK_CURRENCIES[language];
   if (!names) return null;
-  return (token) =>
-    token
-      .replace(/(\d)[,，](?=\d{3}(?!\d))/gu, '$1')
+  return (token) => {
+    const grouped = language === 'zh' ? token.replace(/(\d)[,，](?=\d{3}(?!\d))/gu, '$1') : token;
+    return grouped
       .replace(/(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})(?!\d)/gu, (whole, year: string, month: string, day: string) =>
         Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= 31 ? `${year}年${Number(month)}月${Number(day)}日` : whole,
       )
-      .replace(/(US\$|[$＄€£¥￥])\s?(\d+(?:\.\d+)?)([十百千万億亿兆]*)/gu, (_, sign: string, amount: string, scale: string) => `${amount}${scale}${names[sign]}`);
+      .replace(/(US\$|[$＄€£¥￥])\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)([十百千万億亿兆]*)/gu, (_, sign: string, amount: string, scale: string) => `${amount}${scale}${names[sign]}`);
+  };
 }

@@ -16,7 +16,8 @@ describe('normalizeForSpeech beyond English', () => {
     ['it_IT', 'È costato €5,2 milioni il 1/3/2026, la 2ª volta.', 'È costato 5,2 milioni di euro il primo marzo 2026, la seconda volta.'],
     ['pt_BR', 'Custou R$ 1,5 bilhão e R$12,50 em 28.11.2026, o 1º.', 'Custou 1,5 bilhão de reais e 12 reais e 50 centavos em 28 de novembro de 2026, o primeiro.'],
     ['hi_IN', 'लागत ₹500 और $5.20 थी, 28/11/2026 को।', 'लागत 500 रुपये और 5 डॉलर 20 सेंट थी, 28 नवंबर 2026 को।'],
-    ['ja_JP', '2026/11/28に費用は$5.2億、￥1,000でした。', '2026年11月28日に費用は5.2億ドル、1000円でした。'],
+    ['ja_JP', '2026/11/28に費用は$5.2億、￥1,000でした。', '2026年11月28日に費用は5.2億ドル、1,000円でした。'],
+    ['ja_JP', '費用は1,000円でした。', '費用は1,000円でした。'],
     ['zh_CN', '2026-11-28，大桥耗资$5.2亿，票价¥1,000。', '2026年11月28日，大桥耗资5.2亿美元，票价1000元。'],
   ])('%s: %s', (language, text, spoken) => {
     expect(said(text, language)).toBe(spoken);
