@@ -32,6 +32,12 @@ export interface VoiceCatalogue {
 const displayNames = new Intl.DisplayNames(['en'], { type: 'language' });
 export const languageName = (code: string) => displayNames.of(code.replace('_', '-')) ?? code;
 
+/**
+ * Regions listed among the languages though no voice is theirs, when a voice other than espeak-ng's reads their
+ * language: their default is that language's (Spanish in Mexico and the United States reads with the es_ES voices).
+ */
+const SERVED_REGIONS = ['es_MX', 'es_US'];
+
 /** `en-gb-scotland` → `en_GB`; voices without a two-letter ISO 639-1 language (or region) code are left out. */
 function languageCodeOf(espeakName: string): string | null {
   const [base, region] = espeakName.toLowerCase().split('-');
@@ -115,27 +121,16 @@ function neuralVoices(engine: 'piper' | 'kokoro', offered: readonly NeuralVoice[
   });
 }
 
-/**
- * Regions listed among the languages though no voice is theirs, when a voice other than espeak-ng's reads their
- * language: their default is that language's (Spanish in Mexico and the United States reads with the es_ES voices).
- */
-const SERVED_REGIONS = ['es_MX', 'es_US'];
-
-/**
- * Every engine's voices before espeak-ng's, in the catalogue's order (Piper, Kokoro, then any engine added after them):
- * a voice of another engine becomes its language's default, and its language is listed with it, by being in the list.
- * espeak-ng's own come shortest name first (`de` before `de-at`).
- */
-const preferredOrder = (voices: Voice[]) =>
-  [...voices].sort((a, b) => {
-    const espeak = Number(a.engine === 'espeak-ng') - Number(b.engine === 'espeak-ng');
-    if (espeak !== 0 || a.engine !== 'espeak-ng') return espeak;
-    return a.engineVoice.length - b.engineVoice.length || a.engineVoice.localeCompare(b.engineVoice);
-  });
+/** Neural engines before espeak-ng, Piper first; within one, the catalogue's order (Kokoro's best first). */
+const ENGINE_RANK: Record<Voice['engine'], number> = { piper: 0, kokoro: 1, 'espeak-ng': 2 };
 
 export function createCatalogue(voices: Voice[]): VoiceCatalogue {
   const byId = new Map(voices.map((voice) => [voice.id, voice]));
-  const preferred = preferredOrder(voices);
+  const preferred = [...voices].sort(
+    (a, b) =>
+      ENGINE_RANK[a.engine] - ENGINE_RANK[b.engine] ||
+      (a.engine === 'espeak-ng' ? a.engineVoice.length - b.engineVoice.length || a.engineVoice.localeCompare(b.engineVoice) : 0),
+  );
   const baseOf = (code: string) => code.split('_')[0];
   const defaultFor = (code: string) => {
     const base = baseOf(code);
