@@ -3,9 +3,9 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { installedKokoroVoices } from '../media/engines/kokoro.ts';
+import { KOKORO_VOICES_BEYOND_ENGLISH } from './kokoroLanguages.ts';
 import { installedPiperVoices } from '../media/engines/piper.ts';
 import { SAMPLE_RATE, type EngineVoice } from '../media/synthesizer.ts';
-import { KOKORO_VOICES_BEYOND_ENGLISH } from './kokoroLanguages.ts';
 
 export interface Voice extends EngineVoice {
   id: number;
