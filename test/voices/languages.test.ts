@@ -99,7 +99,6 @@ describe('a language without a voice of its own', () => {
         segments: [
           { content_type: 'text', section: 'title', text: '你好。' },
           { content_type: 'text', section: 'body', text: 'Hola.', language: { code: 'es_MX' } },
-          { content_type: 'text', section: 'body', text: 'Olá.', language: { code: 'pt_PT' } },
         ],
       },
     });
@@ -109,7 +108,6 @@ describe('a language without a voice of its own', () => {
     expect(item.segments.map((segment: any) => [segment.voice.id, segment.language.code])).toEqual([
       [730723, 'zh_CN'],
       [554248, 'es_ES'],
-      [823416, 'pt_BR'],
     ]);
     // Changed to a language no voice reads, it is refused and stays as it was.
     const changed = await server.request('PUT', `/v1/projects/1/content/${item.id}`, { body: { language: 'zu' } });
