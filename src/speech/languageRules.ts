@@ -27,6 +27,8 @@ interface Language {
   and: string;
   /** Words of scale after an amount, each with the word that joins it to the currency ("millones de euros", "mil euros"). */
   scales: Record<string, string>;
+  /** `de` before a vowel is `d'` ("millions d'euros"). */
+  elides?: boolean;
   months: readonly string[];
   date(day: number, month: string, year: string): string;
   /** "1.º", "2ª", "3e" → the ordinal in words; null when the token is none. */
@@ -79,6 +81,7 @@ const FRENCH: Language = {
   one: 'un',
   and: 'et',
   scales: { million: 'de', millions: 'de', milliard: 'de', milliards: 'de' },
+  elides: true,
   months: ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'],
   date: (day, month, year) => `${day === 1 ? 'premier' : day} ${month} ${year}`,
   ordinal(core) {
@@ -160,7 +163,7 @@ function moneyWords({ numeral, currency, scale }: Amount, language: Language): {
   if (scale !== null) {
     const join = language.scales[scale.toLowerCase()] ?? '';
     const plural = currency.major[1];
-    const joined = join === 'de' && /^[aeiouéè]/iu.test(plural) && language === FRENCH ? `d'${plural}` : [join, plural].filter(Boolean).join(' ');
+    const joined = join === 'de' && language.elides && /^[aeiouéè]/iu.test(plural) ? `d'${plural}` : [join, plural].filter(Boolean).join(' ');
     return { number: numeral, rest: `${scale} ${joined}` };
   }
   if (fraction?.length === 2 && currency.minor && Number(fraction) > 0) {
@@ -173,57 +176,65 @@ function moneyWords({ numeral, currency, scale }: Amount, language: Language): {
   return fraction === undefined ? count(whole, currency.major) : { number: numeral, rest: currency.major[1] };
 }
 
-/** Amounts of money, the sign before or after the number, joined or apart, with a scale word after it ("$5,2 millones"). */
-const money =
-  (language: Language): LanguageRule =>
-  (tokens, at) => {
-    const numeral = NUMERALS[language.decimal];
-    const signFirst = new RegExp(`^${SYMBOL}(${numeral})$`, 'u');
-    const signLast = new RegExp(`^(${numeral})${SYMBOL}$`, 'u');
-    const bareNumeral = new RegExp(`^${numeral}$`, 'u');
-    const bareSign = new RegExp(`^${SYMBOL}$`, 'u');
+/** The scale word and what joins it to the currency, each the phrase of its own written token ("millones", "de dólares"). */
+const splitScale = (rest: string) => {
+  const [scaleWord = '', ...joined] = rest.split(' ');
+  return [scaleWord, joined.join(' ')];
+};
+
+/**
+ * Amounts of money: the sign before or after the number, joined to it or apart (`$5,2`, `12,50€`, `12,50 €`, `R$ 12,50`),
+ * with a scale word after the number (`$5,2 millones`, `5 mil €`, `R$ 1,5 bilhão`). Each written token gets its part.
+ */
+function money(language: Language): LanguageRule {
+  const numeral = NUMERALS[language.decimal];
+  const signFirst = new RegExp(`^${SYMBOL}(${numeral})$`, 'u');
+  const signLast = new RegExp(`^(${numeral})${SYMBOL}$`, 'u');
+  const bareNumeral = new RegExp(`^(?=.*\\d)${numeral}$`, 'u');
+  const currencyOf = (sign: string | undefined) => (sign === undefined ? undefined : language.currencies[sign]);
+  return (tokens, at) => {
     const token = tokens[at]!;
-    const next = tokens[at + 1];
-    const joinsNext = token.trail === '' && next !== undefined && next.lead === '';
-    const scaleAfter = (index: number) => {
-      const candidate = tokens[index];
-      return candidate && tokens[index - 1]!.trail === '' && candidate.core.toLowerCase() in language.scales ? candidate.core : null;
-    };
-    const currencyOf = (sign: string) => language.currencies[sign];
-    let match = signFirst.exec(token.core) ?? null;
-    if (match && currencyOf(match[1]!)) {
-      const scale = scaleAfter(at + 1);
-      const { number, rest } = moneyWords({ numeral: match[2]!, currency: currencyOf(match[1]!)!, scale }, language);
+    // Tokens read together: nothing but a space between them.
+    const joined = (index: number) => tokens[index] !== undefined && tokens[index - 1]!.trail === '' && tokens[index]!.lead === '';
+    const scaleAt = (index: number) => (joined(index) && tokens[index]!.core.toLowerCase() in language.scales ? tokens[index]!.core : null);
+    const signAt = (index: number) => (joined(index) ? currencyOf(tokens[index]!.core) : undefined);
+    const words = (numeralText: string, currency: Currency, scale: string | null) => moneyWords({ numeral: numeralText, currency, scale }, language);
+
+    const first = signFirst.exec(token.core);
+    if (first && currencyOf(first[1])) {
+      const scale = scaleAt(at + 1);
+      const { number, rest } = words(first[2]!, currencyOf(first[1])!, scale);
       return scale ? [number, rest] : [`${number} ${rest}`];
     }
-    match = signLast.exec(token.core);
-    if (match && currencyOf(match[2]!)) {
-      const { number, rest } = moneyWords({ numeral: match[1]!, currency: currencyOf(match[2]!)!, scale: null }, language);
+    const last = signLast.exec(token.core);
+    if (last && currencyOf(last[2])) {
+      const { number, rest } = words(last[1]!, currencyOf(last[2])!, null);
       return [`${number} ${rest}`];
     }
-    if (joinsNext && bareNumeral.test(token.core) && /\d/u.test(token.core) && bareSign.test(next.core) && currencyOf(next.core)) {
-      const { number, rest } = moneyWords({ numeral: token.core, currency: currencyOf(next.core)!, scale: null }, language);
-      return [number, rest];
+    if (bareNumeral.test(token.core)) {
+      const after = signAt(at + 1);
+      if (after) {
+        const { number, rest } = words(token.core, after, null);
+        return [number, rest];
+      }
+      const scale = scaleAt(at + 1);
+      const afterScale = scale ? signAt(at + 2) : undefined;
+      if (!scale || !afterScale) return null;
+      const { number, rest } = words(token.core, afterScale, scale);
+      return [number, ...splitScale(rest)];
     }
-    const scale = joinsNext && bareNumeral.test(token.core) && /\d/u.test(token.core) ? scaleAfter(at + 1) : null;
-    const signAfterScale = scale && tokens[at + 1]!.trail === '' ? tokens[at + 2] : undefined;
-    if (signAfterScale && signAfterScale.lead === '' && bareSign.test(signAfterScale.core) && currencyOf(signAfterScale.core)) {
-      const { number, rest } = moneyWords({ numeral: token.core, currency: currencyOf(signAfterScale.core)!, scale }, language);
-      const [scaleWord, ...joined] = rest.split(' ');
-      return [number, scaleWord!, joined.join(' ')];
-    }
-    if (joinsNext && bareSign.test(token.core) && currencyOf(token.core) && bareNumeral.test(next.core) && /\d/u.test(next.core)) {
-      const scale = scaleAfter(at + 2);
-      const { number, rest } = moneyWords({ numeral: next.core, currency: currencyOf(token.core)!, scale }, language);
-      if (!scale) return [number, rest];
-      const [scaleWord, ...joined] = rest.split(' ');
-      return [number, scaleWord!, joined.join(' ')];
+    const before = currencyOf(token.core);
+    if (before && joined(at + 1) && bareNumeral.test(tokens[at + 1]!.core)) {
+      const scale = scaleAt(at + 2);
+      const { number, rest } = words(tokens[at + 1]!.core, before, scale);
+      return scale ? [number, ...splitScale(rest)] : [number, rest];
     }
     return null;
   };
+}
 
 /** Day-first numeric dates (28/11/2026, 28.11.2026, 28-11-2026) and ISO ones (2026-11-28), with the month's name. */
-export function numericDate(core: string): { day: number; month: number; year: string } | null {
+function numericDate(core: string): { day: number; month: number; year: string } | null {
   const dayFirst = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/u.exec(core);
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(core);
   const [day, month, year] = dayFirst ? [Number(dayFirst[1]), Number(dayFirst[3]), dayFirst[4]!] : iso ? [Number(iso[3]), Number(iso[2]), iso[1]!] : [0, 0, ''];

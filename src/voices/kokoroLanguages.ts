@@ -2,8 +2,9 @@
 //
 // Spanish is phonemized with espeak-ng's `es`, the Castilian one (θ for c and z), so its voices are es_ES; the
 // languages list serves es_MX and es_US with them too (regions without a voice of their own, docs/voices.md).
-// Names are kokoro-js's; where it grades voices, the better come first (ff_siwis B-, the Japanese and Italian C+ to C-,
-// the Mandarin D), and within a language the female voices lead as for English. Santa, a novelty voice, comes last.
+// Names are the voices' own; where Kokoro's voice list grades them, the better come first (ff_siwis B-, the Japanese
+// and Italian C+ to C-; the Mandarin are all D and keep their names' order), and within a language the female voices
+// lead as for English. Santa, a novelty voice, comes last.
 export const KOKORO_VOICES_BEYOND_ENGLISH = [
   { engineVoice: 'ef_dora', name: 'Dora', code: 'es_ES', gender: 'female', accent: 'Castilian' },
   { engineVoice: 'em_alex', name: 'Alex', code: 'es_ES', gender: 'male', accent: 'Castilian' },
