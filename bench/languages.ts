@@ -68,11 +68,14 @@ function peakSampler(parent: number, every = 20) {
   };
   const timer = setInterval(sample, every);
   return {
-    /** The largest engine process's peak and what it runs (ffmpeg, which converts the engines' audio, left out). */
+    /**
+     * The largest engine process's peak and what it runs: ffmpeg (which converts the engines' audio) and this
+     * script's own tsx helpers left out. A process living less than a sampling period (pico2wave) may be missed.
+     */
     stop(): { command: string; kb: number } {
       clearInterval(timer);
       sample();
-      const engines = [...peaks.values()].filter((each) => !each.command.startsWith('ffmpeg'));
+      const engines = [...peaks.values()].filter((each) => !/^(ffmpeg|esbuild|node)\b/.test(each.command));
       return engines.reduce((top, each) => (each.kb > top.kb ? each : top), { command: '—', kb: 0 });
     },
   };
