@@ -47,3 +47,27 @@ install_debs() {
     echo "$pkg: $state ($(deb_version "$pkg"))"
   done
 }
+
+# add_debian_components COMPONENT...: makes apt read these components of the Debian archive too (contrib, non-free),
+# in a sources file of their own beside the machine's, for each Debian site and suite apt reads already. Nothing is
+# written when apt reads them all already (from any file); apt-get update follows in install_debs, when a package is
+# missing.
+add_debian_components() {
+  local targets wanted=() component site suites file=/etc/apt/sources.list.d/debian-extra-components.sources
+  targets="$(apt-get indextargets --format '$(SITE) $(RELEASE) $(COMPONENT)' 'Identifier: Packages')"
+  for component in "$@"; do
+    awk -v component="$component" '$3 == component { found = 1 } END { exit !found }' <<<"$targets" || wanted+=("$component")
+  done
+  ((${#wanted[@]})) || return 0
+  {
+    echo "# Debian's ${wanted[*]} components, added by ${SCRIPT_NAME:-install} (scripts/install-lib.sh)."
+    for site in $(awk '$3 == "main" && $1 ~ /\/debian(-security)?\/?$/ { print $1 }' <<<"$targets" | sort -u); do
+      suites="$(awk -v site="$site" '$1 == site && $3 == "main" { print $2 }' <<<"$targets" | sort -u | tr '\n' ' ')"
+      printf '\nTypes: deb\nURIs: %s\nSuites: %s\nComponents: %s\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        "$site" "${suites% }" "${wanted[*]}"
+    done
+  } >"$LOG_DIR/extra-components.sources"
+  grep -q '^URIs:' "$LOG_DIR/extra-components.sources" || fail "no Debian archive in apt's sources to add ${wanted[*]} to"
+  as_root cp "$LOG_DIR/extra-components.sources" "$file"
+  echo "apt sources: added ${wanted[*]} ($file)"
+}

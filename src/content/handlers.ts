@@ -31,6 +31,12 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
     if (unknown.length > 0) throw invalid(unknown.map(({ location }) => ({ location, message: 'is not a known voice (see GET /organization/voices)' })));
   };
 
+  /** A language must have a voice to read it (its own or its closest, src/voices/catalogue.ts): none is a 422, never another language's voice. */
+  const checkLanguages = (fields: Partial<ContentFields>) => {
+    const unread = languageReferences(fields).filter(({ code }) => !voices.defaultFor(code));
+    if (unread.length > 0) throw invalid(unread.map(({ location, code }) => ({ location, message: `${code} has no voice (GET /organization/languages lists the languages that have one)` })));
+  };
+
   const checkAccessTiers = async (projectId: number, fields: Partial<ContentFields>) => {
     const unknown = await unknownAccessTiers(store, projectId, fields.accessTiers);
     if (unknown.length > 0) throw invalid(unknown);
@@ -58,6 +64,7 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
       const contentType = typeOf(body);
       const wire = parseOrThrow(createContentSchemas[contentType], body);
       const fields = camelKeys<ContentFields>(wire);
+      checkLanguages(fields);
       await checkVoices(projectId, fields);
       await checkAccessTiers(projectId, fields);
       const contentId = randomUUID();
@@ -75,6 +82,7 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
       }
       const wire = parseOrThrow(updateContentSchemas[contentType], body);
       const changes = camelKeys<Partial<ContentFields>>(wire);
+      checkLanguages(changes);
       await checkVoices(projectId, changes);
       await checkAccessTiers(projectId, changes);
       const at = now.toISOString();
@@ -118,6 +126,14 @@ function typeOf(body: unknown): ContentType {
   const type = body.type ?? 'auto_segment';
   if (typeof type === 'string' && (contentTypes as readonly string[]).includes(type)) return type as ContentType;
   throw invalid([{ location: 'type', message: `must be one of: ${contentTypes.join(', ')}` }]);
+}
+
+/** Every language a body names, with where it stands in the body. */
+function languageReferences(fields: Partial<ContentFields>): { location: string; code: string }[] {
+  return [
+    ...(fields.language ? [{ location: 'language', code: fields.language }] : []),
+    ...(fields.segments ?? []).flatMap((segment, index) => (segment.language?.code ? [{ location: `segments.${index}.language.code`, code: segment.language.code }] : [])),
+  ];
 }
 
 /** Every voice id a body names, with where it stands in the body. */

@@ -11,7 +11,7 @@ import { projectStream } from '../projects/events.ts';
 import type { VoiceCatalogue } from '../voices/catalogue.ts';
 import { projectCatalogue } from '../voices/custom.ts';
 import type { GenerationActivities, GenerationInput } from './lifecycle.ts';
-import { planGeneration } from './plan.ts';
+import { NoVoiceError, planGeneration } from './plan.ts';
 import { renderVariant, type RenderDeps, type RenderedVariant } from './render.ts';
 import { contentSourceOf, projectSettingsOf } from './source.ts';
 import { MediaError, type MediaFailure } from '../media/errors.ts';
@@ -37,6 +37,16 @@ export interface GenerationDeps extends RenderDeps {
   videos: VideoDeps;
   now: () => Date;
   log?: (message: string) => void;
+}
+
+/** The plan, or a failure no retry mends: a text whose language no installed voice reads. */
+function planOrRefuse(...args: Parameters<typeof planGeneration>) {
+  try {
+    return planGeneration(...args);
+  } catch (error) {
+    if (error instanceof NoVoiceError) throw ApplicationFailure.nonRetryable(error.message);
+    throw error;
+  }
 }
 
 /** Inside a Temporal activity, tells the server this worker is alive; elsewhere there is no one to tell. */
@@ -84,7 +94,7 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       if (source.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
       const projectEvents = await deps.events.readStream(projectStream(source.projectId));
       const project = projectSettingsOf(projectEvents);
-      const plan = planGeneration(source, project, await projectCatalogue(deps.events, deps.voices, projectEvents));
+      const plan = planOrRefuse(source, project, await projectCatalogue(deps.events, deps.voices, projectEvents));
       if (!plan.article.some((segment) => segment.content_type === 'text' || segment.content_type === 'audio')) {
         return { kind: 'nothing', reason: 'there is no text or audio to narrate' };
       }

@@ -27,7 +27,17 @@ export interface GenerationPlan {
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
-/** Voice order: the segment's own, the item's for its section, the project's for its section, the language's default. */
+/** A text no voice can read: its language has none (the catalogue never reads a language with another's voice). */
+export class NoVoiceError extends Error {
+  constructor(readonly language: string) {
+    super(`no installed voice reads ${language} (GET /organization/languages lists those that have one)`);
+  }
+}
+
+/**
+ * Voice order: the segment's own, the item's for its section, the project's for its section, the language's default
+ * (the closest voice of the language: src/voices/catalogue.ts), else a NoVoiceError.
+ */
 function voiceResolver(source: ContentSource, project: ProjectSettings, voices: VoiceCatalogue) {
   const { fields } = source;
   const language = fields.language ?? project.language;
@@ -39,7 +49,10 @@ function voiceResolver(source: ContentSource, project: ProjectSettings, voices: 
       const voice = id ? voices.byId(id) : undefined;
       if (voice) return voice;
     }
-    return voices.defaultFor(ownLanguage ?? language) ?? voices.defaultFor('en') ?? null;
+    const code = ownLanguage ?? language;
+    const voice = voices.defaultFor(code);
+    if (!voice) throw new NoVoiceError(code);
+    return voice;
   };
 }
 

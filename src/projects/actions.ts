@@ -10,7 +10,8 @@ import { queryInt } from '../shared/wireSchemas.ts';
 import { projectStream, type SettingsResource } from './events.ts';
 import { projectsProjection } from '../../projections/projects.ts';
 import { readAfterWrite } from '../../projections/inMemory.ts';
-import { notFound } from '../shared/errors.ts';
+import { invalid, notFound } from '../shared/errors.ts';
+import type { VoiceCatalogue } from '../voices/catalogue.ts';
 import { findProject, listProjects, type ProjectView } from './readModel.ts';
 import { checkVideoTemplateReference } from '../videoTemplates/reference.ts';
 import { backgroundTrackOf, checkBackgroundTrackReference } from '../backgroundTracks/reference.ts';
@@ -23,7 +24,21 @@ const pageQuery = z.object({
 
 export type ProjectActions = ReturnType<typeof projectActions>;
 
-export function projectActions({ events, read, runner, projects, now }: Services) {
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A project's language is that of its items that name none: like an item's (src/content/handlers.ts), it must have a
+ * voice, never to be read by another language's. A malformed code is left to the body's schema.
+ */
+function checkLanguage(voices: VoiceCatalogue, body: unknown) {
+  const language = isObject(body) ? body.language : undefined;
+  const code = typeof language === 'string' ? language : isObject(language) && typeof language.code === 'string' ? language.code : null;
+  if (code && /^[a-z]{2}(_[A-Z]{2})?$/.test(code) && !voices.defaultFor(code)) {
+    throw invalid([{ location: 'language', message: `${code} has no voice (GET /organization/languages lists the languages that have one)` }]);
+  }
+}
+
+export function projectActions({ events, read, runner, projects, now, voices }: Services) {
   const toWire = async (project: ProjectView) => projectToWire(project, await contentStatsOf(read, project.id));
   /** The project as the command left it (read-your-writes, bounded: see readAfterWrite). */
   const afterWrite = async (projectId: number, position: number) => {
@@ -50,6 +65,7 @@ export function projectActions({ events, read, runner, projects, now }: Services
 
     async create(ctx: Context, body: unknown) {
       const principal = requireOrganizationKey(ctx);
+      checkLanguage(voices, body);
       await checkBackgroundTrackReference(read, principal.organizationId, null, backgroundTrackOf(body));
       const { projectId, position } = await projects.create(principal.organizationId, body, now());
       return reread(projectId, position);
@@ -61,6 +77,7 @@ export function projectActions({ events, read, runner, projects, now }: Services
 
     async update(ctx: Context, projectRef: string | undefined, body: unknown) {
       const project = await reachableProject(ctx, read, projectRef);
+      checkLanguage(voices, body);
       await checkBackgroundTrackReference(read, project.organizationId, project.id, backgroundTrackOf(body));
       return reread(project.id, await projects.update(project.id, body, now()));
     },

@@ -78,6 +78,8 @@ function sayingOf(rule: RuleFields, matched: readonly string[], speaker: Speaker
       // Lower case: engines spell words in capitals they do not know ("NASA" read as one word, "nasa").
       return matched.map((word) => core(word).toLowerCase());
     case 'ipa_transcription':
+      // Pico and RHVoice take no phonemes from text: their voices say the words as written.
+      if (speaker.engine === 'pico' || speaker.engine === 'rhvoice') return matched.map(core);
       // Kokoro's phonemes are espeak-ng's IPA too, as Piper's are: both take the transcription the same way.
       return whitespaceTokens(phonemeMarkup(speaker.engine === 'espeak-ng' ? ipaToEspeak(rule.replacement!) : ipaForPiper(rule.replacement!)));
   }

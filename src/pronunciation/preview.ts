@@ -43,7 +43,8 @@ export function createPreviewReactor(deps: PreviewDeps): PreviewReactor {
   let queue = Promise.resolve();
 
   const speak = async (ruleId: number, version: number, rule: RuleFields): Promise<PreviewOutcome> => {
-    const voice = deps.voices.defaultFor(rule.language ?? 'en') ?? deps.voices.defaultFor('en');
+    // A rule of a language without a voice is not previewed with another language's.
+    const voice = deps.voices.defaultFor(rule.language ?? 'en');
     if (!voice) return { status: 'error', reason: `no voice speaks ${rule.language}` };
     const name = `pronunciation/${ruleId}/${version}`;
     const wavPath = path.join(deps.mediaDir, `${name}.wav`);

@@ -6,6 +6,7 @@
 // and highlight, so every spoken whitespace token records the written whitespace token it came from: a
 // written token becomes one or more spoken ones ("$5.2" → "five point two"), in order, never none.
 import { ENGLISH_RULES, readsDayFirst, splitToken, type Token } from './english.ts';
+import { cjkRewrite, languageRules, type LanguageRule } from './languageRules.ts';
 
 export interface SpokenToken {
   text: string;
@@ -35,16 +36,22 @@ export const speakable = (text: string) => text.replace(/\[/gu, '(').replace(/\]
 /** Phoneme input for an engine, the only place it is written: the phonemes (a rule's transcription) between `[[` and `]]`, any bracket of their own left out. */
 export const phonemeMarkup = (phonemes: string) => `[[${phonemes.replace(/[[\]]/gu, '')}]]`;
 
-/** Only English has rules so far; other languages are given to the engine as written (espeak-ng reads their numbers itself). */
+/**
+ * English has the full rules (english.ts); Spanish, French, Italian, Portuguese and Hindi their amounts of money, dates
+ * and ordinals, and Japanese and Chinese their currency signs and dates (languageRules.ts); the engines read the rest
+ * (espeak-ng the numerals of the languages it phonemizes). Other languages are given to the engine as written.
+ */
 export function normalizeForSpeech(writtenText: string, language: string): NormalizedText {
   const text = speakable(writtenText);
   const written = whitespaceTokens(text);
-  if (!/^en(?:$|[-_])/i.test(language)) return { spoken: text, tokens: written.map((token, index) => ({ text: token, written: index })) };
+  const rewrite = cjkRewrite(language);
+  if (rewrite) return tokensAsWritten(written.map(rewrite));
+  const rules = /^en(?:$|[-_])/i.test(language) ? englishRules(readsDayFirst(language)) : languageRules(language);
+  if (!rules) return { ...tokensAsWritten(written), spoken: text };
   const tokens = written.map(splitToken);
-  const dayFirst = readsDayFirst(language);
   const spoken: SpokenToken[] = [];
   for (let at = 0; at < tokens.length; ) {
-    const phrases = readAt(tokens, at, dayFirst);
+    const phrases = readAt(rules, tokens, at);
     if (!phrases) {
       spoken.push({ text: written[at]!, written: at });
       at += 1;
@@ -59,10 +66,14 @@ export function normalizeForSpeech(writtenText: string, language: string): Norma
   return { spoken: spoken.map((token) => token.text).join(' '), tokens: spoken };
 }
 
+const tokensAsWritten = (texts: string[]): NormalizedText => ({ spoken: texts.join(' '), tokens: texts.map((token, index) => ({ text: token, written: index })) });
+
+const englishRules = (dayFirst: boolean): LanguageRule[] => ENGLISH_RULES.map((rule) => (tokens, at) => rule(tokens, at, dayFirst));
+
 /** The phrases of the first rule that reads the tokens at `at`; null when the token is said as written. */
-function readAt(tokens: readonly Token[], at: number, dayFirst: boolean): string[] | null {
-  for (const rule of ENGLISH_RULES) {
-    const phrases = rule(tokens, at, dayFirst);
+function readAt(rules: readonly LanguageRule[], tokens: readonly Token[], at: number): string[] | null {
+  for (const rule of rules) {
+    const phrases = rule(tokens, at);
     if (phrases) return phrases;
   }
   return null;

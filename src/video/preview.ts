@@ -73,12 +73,12 @@ export function videoPreviewActions(services: Services, renderer: VideoRenderer)
   const { read, voices, synthesizer, mediaDir, publicBaseUrl } = services;
   const previewsDir = path.join(mediaDir, 'previews');
 
-  /** The project's body voice, else espeak-ng's voice of the language (fast enough for a settings screen). */
+  /** The project's body voice, else espeak-ng's voice of the language (fast enough for a settings screen), else its closest voice (Mandarin's is Kokoro's). */
   function voiceFor(language: string, voiceId: number | null | undefined): EngineVoice {
     const chosen = voiceId ? voices.byId(voiceId) : undefined;
     const base = (voice: Voice) => voice.language.code.split('_')[0] === language.split('_')[0];
     const espeak = voices.voices.filter((voice) => voice.engine === 'espeak-ng');
-    const voice = chosen ?? espeak.find((each) => each.language.code === language) ?? espeak.find(base) ?? voices.defaultFor('en_US') ?? voices.voices[0];
+    const voice = chosen ?? espeak.find((each) => each.language.code === language) ?? espeak.find(base) ?? voices.defaultFor(language) ?? voices.defaultFor('en_US') ?? voices.voices[0];
     if (!voice) throw new VideoRenderError('ffmpeg', 'no voice is installed');
     return voice;
   }

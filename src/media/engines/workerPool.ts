@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { SynthesisError } from '../errors.ts';
 import { tail } from '../tool.ts';
 import { parseWav, trailingSilenceSamples } from '../wav.ts';
-import { tokenize } from '../wordTimings.ts';
+import { tokenize, type Token } from '../wordTimings.ts';
 import type { SpokenText } from '../synthesizer.ts';
 import { timePiperWords, type TimedPhoneme } from './piperTimings.ts';
 
@@ -50,8 +50,13 @@ interface Answer {
   /** Every phoneme spoken, in order, with the samples it lasted (at `phoneme_rate`, else at `sample_rate`). */
   phonemes: TimedPhoneme[];
   phoneme_rate?: number;
-  /** Each whitespace token phonemized on its own, to align with the phonemes above (piperTimings.ts). */
+  /** Each whitespace token (else each of `words`) phonemized on its own, to align with the phonemes above (piperTimings.ts). */
   tokens: string[];
+  /**
+   * For a text written without spaces (Japanese, Chinese: Kokoro's G2P segments it), its words as [start, end) code
+   * point offsets into the text: the words timed, instead of the whitespace tokens.
+   */
+  words?: [start: number, end: number][];
   /** The worker passed its memory bound and exits after this answer. */
   leaving?: boolean;
 }
@@ -61,6 +66,12 @@ interface Worker {
   /** Settles the request in progress, if any. */
   pending?: (answer: Answer | SynthesisError) => void;
   stderr: string;
+}
+
+/** The words of `text` at the code point offsets a worker gave. */
+function wordTokens(text: string, words: readonly [number, number][]): Token[] {
+  const chars = [...text];
+  return words.map(([start, end]) => ({ start, end, text: chars.slice(start, end).join('') }));
 }
 
 /** `engine` names it in errors; each worker runs `python script ...args maxRssMb`. */
@@ -174,7 +185,7 @@ export function createWorkerEngine(engine: string, script: string, args: readonl
         sampleRate: answer.sample_rate,
         samples: answer.samples,
         durationMs: (answer.samples * 1000) / answer.sample_rate,
-        words: timePiperWords(text, answer.tokens, answer.phonemes, answer.phoneme_rate ?? answer.sample_rate, audibleEndMs),
+        words: timePiperWords(text, answer.tokens, answer.phonemes, answer.phoneme_rate ?? answer.sample_rate, audibleEndMs, answer.words && wordTokens(text, answer.words)),
       };
     },
     async warm(voice) {
