@@ -1,4 +1,4 @@
-// Speaks text with Kokoro-82M's English voices through the shared worker pool (kokoroWorker.py, workerPool.ts).
+// Speaks text with Kokoro-82M's voices (eight languages) through the shared worker pool (kokoroWorker.py, workerPool.ts).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runTool } from '../tool.ts';
