@@ -16,7 +16,8 @@ const SERVER_INDEPENDENT = [
   'test/speech/**',
   'test/video/**',
   'test/voices/**',
-  'test/generation/{firstAudio,kokoro,listenWhileMade,listenWhileMadeNeural,loudness,normalizedSpeech,outboundFetch,render,textPreparation,videoPlan,videos,voices}.test.ts',
+  'test/generation/{firstAudio,kokoro,listenWhileMade,listenWhileMadeNeural,loudness,normalizedSpeech,outboundFetch,render,sentences,textPreparation,videoPlan,videos,voices}.test.ts',
+  'test/speech-languages/**',
   // The real plugin speaks only the REST API, whose answers the servers do not change.
   'test/wordpress/**',
   'test/hostile/{mediaIntake,mediaLoad}.test.ts',

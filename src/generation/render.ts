@@ -71,8 +71,8 @@ function partsOf(plan: PlannedSegment[], dir: string, deps: RenderDeps): { parts
       // The engine says the normalized text ("five point two million dollars") with the pronunciation rules applied;
       // players show and time the written one.
       const normalized = applyRules(segment.text, normalizeForSpeech(segment.text, voice.language.code), deps.rules ?? [], voice);
-      const ranges = SENTENCE_ENGINES.has(voice.engine) ? sentencesOf(normalized.tokens) : [];
-      const texts = ranges.length > 1 ? ranges.map(({ from, to }) => normalized.tokens.slice(from, to).map((token) => token.text).join(' ')) : [normalized.spoken];
+      const sentences = SENTENCE_ENGINES.has(voice.engine) ? sentencesOf(normalized.tokens) : [];
+      const texts = sentences.length > 1 ? sentences : [normalized.spoken];
       texts.forEach((text, sentence) => {
         const wavPath = path.join(dir, `part-${index}-${sentence}.wav`);
         parts.push({
