@@ -38,7 +38,8 @@ export interface Area {
 
 /** The pixels of an area of the frame shown at `atMs`, as RGB triples row by row. */
 export async function framePixels(file: string, atMs: number, area: Area): Promise<Buffer> {
-  const crop = `crop=${area.width}:${area.height}:${area.x}:${area.y}`;
+  // Cropped after conversion to RGB: on 4:2:0 video ffmpeg would round an odd width or offset down to an even one.
+  const crop = `format=rgb24,crop=${area.width}:${area.height}:${area.x}:${area.y}`;
   const run = await runTool('ffmpeg', ['-v', 'error', '-ss', (atMs / 1000).toFixed(3), '-i', file, '-frames:v', '1', '-vf', crop, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout.length).toBe(area.width * area.height * 3);
