@@ -26,13 +26,28 @@ COPY scripts ./scripts
 COPY src/media/engines ./src/media/engines
 RUN TOOLS_DIR=/opt/speech/bin bash scripts/install-voices.sh
 
+# ---- native helpers: word timings from espeak-ng's and RHVoice's libraries (src/media/native, scripts/build-native.sh)
+FROM node:20-bookworm-slim AS native
+# Pico and RHVoice are in Debian's contrib and non-free components, which the base image does not read.
+RUN sed -i 's/^Components: main$/Components: main contrib non-free/' /etc/apt/sources.list.d/debian.sources \
+  && apt-get update \
+  && apt-get install -y --no-install-recommends gcc libc6-dev libespeak-ng-dev librhvoice-dev \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY scripts/build-native.sh ./scripts/
+COPY src/media/native ./src/media/native
+RUN bash scripts/build-native.sh espeak-words && bash scripts/build-native.sh rhvoice-words
+
 # ---- runtime
 FROM node:20-bookworm-slim
-# espeak-ng: text to speech for the languages no neural voice covers; ffmpeg: mp3, HLS and mp4 encoding;
-# python3: the neural voices' workers; fontconfig and the Noto fonts: video captions in every script; Symbola: emoji
-# in captions (outline glyphs, which libass draws).
-RUN apt-get update \
+# espeak-ng: text to speech for the languages no neural voice covers; SVOX Pico (German) and RHVoice (Russian), from
+# contrib and non-free (docs/voices.md: their licences); ffmpeg: mp3, HLS and mp4 encoding; python3: the neural voices'
+# workers; fontconfig and the Noto fonts: video captions in every script; Symbola: emoji in captions (outline glyphs,
+# which libass draws).
+RUN sed -i 's/^Components: main$/Components: main contrib non-free/' /etc/apt/sources.list.d/debian.sources \
+  && apt-get update \
   && apt-get install -y --no-install-recommends espeak-ng ffmpeg ca-certificates python3 \
+    libttspico-utils rhvoice rhvoice-russian \
     fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-symbola \
   && rm -rf /var/lib/apt/lists/*
 # The venvs keep the path they were built at.
@@ -44,8 +59,9 @@ ENV NODE_ENV=production \
   PORT=3000
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-# The sources; .dockerignore keeps the checkout's dependencies, data and logs out.
+# The sources; .dockerignore keeps the checkout's dependencies, data, logs and native builds out.
 COPY . ./
+COPY --from=native /app/build ./build
 # The worker loads its workflows from this prebuilt bundle.
 RUN npm run build:workflows
 # dist/ is built here: the image's files belong to root, and the service runs as `node`.
