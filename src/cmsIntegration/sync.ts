@@ -4,7 +4,7 @@ import { AppError } from '../shared/errors.ts';
 import { foldStream } from '../shared/decider.ts';
 import { CONTENT_ITEMS, type ContentItemView, type ContentStatus } from '../content/readModel.ts';
 import { contentStream } from '../content/events.ts';
-import { sourceIdDecider } from '../content/decider.ts';
+import { contentDecider, sourceIdDecider } from '../content/decider.ts';
 import { sourceIdStream } from '../content/handlers.ts';
 import { contentItemsProjection } from '../../projections/contentItems.ts';
 import { readAfterWrite } from '../../projections/inMemory.ts';
@@ -64,6 +64,22 @@ function keyedQueue() {
 
 export function postSync({ events, read, runner, content, now }: Sync) {
   const queue = keyedQueue();
+  /**
+   * Per post, the position of this process's last write the read model may not show yet: the next delivery of the
+   * post waits for it before reading the item, so it never decides from an item older than the last delivery left it.
+   */
+  const written = new Map<string, number>();
+  const keyOf = (projectId: number, sourceId: string) => `${projectId}\n${sourceId}`;
+  const wrote = (projectId: number, sourceId: string, position: number) => {
+    if (written.size >= 1_000) for (const [key, at] of written) if (at <= runner.position) written.delete(key);
+    if (position > runner.position) written.set(keyOf(projectId, sourceId), position);
+  };
+
+  /** The item's status as its own stream decides it, without waiting for the read model (read-your-writes). */
+  const decided = async (contentId: string): Promise<Touched> => {
+    const state = foldStream(contentDecider, await events.readStream(contentStream(contentId)));
+    return { id: contentId, status: state.status === 'deleted' ? 'deleted' : state.generationStatus };
+  };
 
   /** The item as the read model shows it once it has applied `position` (bounded; else its own stream, projected). */
   const afterWrite = async (projectId: number, contentId: string, position: number) => {
@@ -75,6 +91,11 @@ export function postSync({ events, read, runner, content, now }: Sync) {
 
   /** The item holding the source id, also when the read model has not shown it yet: its claim names it. */
   const holder = async (projectId: number, sourceId: string): Promise<ContentItemView | null> => {
+    const pending = written.get(keyOf(projectId, sourceId));
+    if (pending !== undefined) {
+      await runner.waitFor(pending);
+      written.delete(keyOf(projectId, sourceId));
+    }
     const found = await bySourceId(read, projectId, sourceId);
     if (found) return found;
     const { ownerId } = foldStream(sourceIdDecider, await events.readStream(sourceIdStream(projectId, sourceId)));
@@ -86,24 +107,25 @@ export function postSync({ events, read, runner, content, now }: Sync) {
 
   const touched = (item: ContentItemView | null): Touched => ({ id: item?._id ?? null, status: item?.status ?? null });
 
-  const update = async (projectId: number, item: ContentItemView, wanted: Record<string, unknown>): Promise<Touched> => {
+  const update = async (projectId: number, sourceId: string, item: ContentItemView, wanted: Record<string, unknown>): Promise<Touched> => {
     const changes = changesOf(item, wanted);
     if (Object.keys(changes).length === 0) return touched(item);
-    const position = await content.update(projectId, item._id, item.contentType, changes, now());
-    return touched(await afterWrite(projectId, item._id, position));
+    wrote(projectId, sourceId, await content.update(projectId, item._id, item.contentType, changes, now()));
+    return decided(item._id);
   };
 
   const upsert = async (projectId: number, sourceId: string, wanted: Record<string, unknown>): Promise<Touched> => {
     const existing = await holder(projectId, sourceId);
-    if (existing) return update(projectId, existing, wanted);
+    if (existing) return update(projectId, sourceId, existing, wanted);
     try {
       const { contentId, position } = await content.create(projectId, { ...wanted, source_id: sourceId }, now());
-      return touched(await afterWrite(projectId, contentId, position));
+      wrote(projectId, sourceId, position);
+      return decided(contentId);
     } catch (error) {
       // Another process created it at the same moment: this delivery is an update of that item.
       const raced = isSourceIdTaken(error) ? await holder(projectId, sourceId) : null;
       if (!raced) throw error;
-      return update(projectId, raced, wanted);
+      return update(projectId, sourceId, raced, wanted);
     }
   };
 
@@ -116,12 +138,12 @@ export function postSync({ events, read, runner, content, now }: Sync) {
         return upsert(projectId, change.sourceId, { ...change.fields, published: false });
       case 'unpublish': {
         const item = await holder(projectId, change.sourceId);
-        return item ? update(projectId, item, { published: false }) : touched(null);
+        return item ? update(projectId, change.sourceId, item, { published: false }) : touched(null);
       }
       case 'delete': {
         const item = await holder(projectId, change.sourceId);
         if (!item) return touched(null);
-        await runner.waitFor(await content.remove(projectId, item._id, now()));
+        wrote(projectId, change.sourceId, await content.remove(projectId, item._id, now()));
         return { id: item._id, status: 'deleted' };
       }
       case 'ignore':
@@ -132,11 +154,11 @@ export function postSync({ events, read, runner, content, now }: Sync) {
   return {
     /** Applies one delivery; deliveries of the same post are applied one after the other. */
     apply: (projectId: number, change: PostChange, settings: CmsSettings) =>
-      queue(`${projectId}\n${change.sourceId}`, () => apply(projectId, change, settings)),
+      queue(keyOf(projectId, change.sourceId), () => apply(projectId, change, settings)),
 
     /** Creates the item of a page a client asked to import, unless one holds the source id; answers the item. */
     importPage: (projectId: number, sourceId: string, sourceUrl: string) =>
-      queue(`${projectId}\n${sourceId}`, async () => {
+      queue(keyOf(projectId, sourceId), async () => {
         const existing = await holder(projectId, sourceId);
         if (existing) return touched(existing);
         return upsert(projectId, sourceId, { source_url: sourceUrl });
