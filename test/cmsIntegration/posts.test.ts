@@ -208,6 +208,8 @@ describe('hostile deliveries get a 4xx and create nothing', () => {
     expect((await raw('post=1', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
     const huge = JSON.stringify({ post: { current: { ...fixture('ghost-post.published').post.current, html: `<p>${'word '.repeat(300_000)}</p>` } } });
     expect((await raw(huge)).status).toBe(413);
+    expect((await raw('{"post":{}}', { 'content-encoding': 'gzip' })).status).toBe(415);
+    expect((await raw(`{"post":{"current":${'['.repeat(100)}${']'.repeat(100)}}}`)).status).toBe(422);
     const published = fixture('ghost-post.published');
     const wrongTypes = [
       [],
