@@ -49,6 +49,7 @@ export function buildOpenApiDocument() {
       { name: 'Speakers' },
       { name: 'Video' },
       { name: 'Audio' },
+      { name: 'Extraction' },
       { name: 'Integrations' },
     ],
   });
