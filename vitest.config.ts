@@ -21,6 +21,8 @@ const SERVER_INDEPENDENT = [
   // The real plugin speaks only the REST API, whose answers the servers do not change.
   'test/wordpress/**',
   'test/hostile/{mediaIntake,mediaLoad}.test.ts',
+  // Pure: the CMS integration's decider and its reading of Ghost's and WordPress's payloads.
+  'test/cmsIntegration/decider.test.ts',
 ];
 
 export default defineConfig({
