@@ -89,15 +89,18 @@ export function postSync({ events, read, runner, content, now }: Sync) {
     );
   };
 
-  /** The item holding the source id, also when the read model has not shown it yet: its claim names it. */
-  const holder = async (projectId: number, sourceId: string): Promise<ContentItemView | null> => {
+  /**
+   * The item holding the source id, also when the read model has not shown it yet: its claim names it. A create
+   * leaves the claim out (`claims: false`): it takes the claim itself, and a claim already taken sends it here again.
+   */
+  const holder = async (projectId: number, sourceId: string, claims = true): Promise<ContentItemView | null> => {
     const pending = written.get(keyOf(projectId, sourceId));
     if (pending !== undefined) {
       await runner.waitFor(pending);
       written.delete(keyOf(projectId, sourceId));
     }
     const found = await bySourceId(read, projectId, sourceId);
-    if (found) return found;
+    if (found || !claims) return found;
     const { ownerId } = foldStream(sourceIdDecider, await events.readStream(sourceIdStream(projectId, sourceId)));
     if (!ownerId) return null;
     const stream = await events.readStream(contentStream(ownerId));
@@ -115,12 +118,13 @@ export function postSync({ events, read, runner, content, now }: Sync) {
   };
 
   const upsert = async (projectId: number, sourceId: string, wanted: Record<string, unknown>): Promise<Touched> => {
-    const existing = await holder(projectId, sourceId);
+    const existing = await holder(projectId, sourceId, false);
     if (existing) return update(projectId, sourceId, existing, wanted);
     try {
       const { contentId, position } = await content.create(projectId, { ...wanted, source_id: sourceId }, now());
       wrote(projectId, sourceId, position);
-      return decided(contentId);
+      // A new item is queued for its first narration: nothing to read back.
+      return { id: contentId, status: 'queued' };
     } catch (error) {
       // Another process created it at the same moment: this delivery is an update of that item.
       const raced = isSourceIdTaken(error) ? await holder(projectId, sourceId) : null;
