@@ -116,6 +116,12 @@ describe('full answer shapes', () => {
     for (const segment of player.body.content[0].segments) expect(keysOf(segment)).toEqual(withAll(['marker', 'start_time', 'duration']));
   });
 
+  it('answers content extraction settings with every field of the spec', async () => {
+    const fields = ['javascript_enabled', 'mode', 'request_headers', 'static_ip_enabled'];
+    expect(keysOf((await server.request('GET', '/v1/projects/1/content_extraction_settings')).body)).toEqual(fields);
+    expect(keysOf((await server.request('PUT', '/v1/projects/1/content_extraction_settings', { body: { mode: 'automatic' } })).body)).toEqual(fields);
+  });
+
   it('answers a project created with a name only with every field of the spec', async () => {
     const reply = await server.request('POST', '/v1/projects', { body: { name: 'Shapes' } });
     expect(reply.status).toBe(201);
