@@ -15,6 +15,7 @@ const QUIET_MS = 200;
 const TICK_MS = 50;
 /** Requests a page may make; a page that asks for more gets the rest refused. */
 const MAX_REQUESTS = 200;
+const USER_AGENT = 'Mozilla/5.0 (compatible; NarrationService/1.0)';
 const BLOCKED_TYPES = new Set(['media', 'font', 'websocket', 'eventsource', 'manifest']);
 
 export interface PageRenderer {
@@ -42,6 +43,7 @@ export function createPageRenderer(options: { concurrency: number }): PageRender
     });
     const context = await (await browser).newContext({ acceptDownloads: false, serviceWorkers: 'block', javaScriptEnabled: true, extraHTTPHeaders: {} });
     const deadline = Date.now() + limits.timeoutMs;
+    const origin = new URL(fetched.url).origin;
     let requests = 0;
     let inFlight = 0;
     try {
@@ -58,7 +60,9 @@ export function createPageRenderer(options: { concurrency: number }): PageRender
         if (remaining <= 0) return route.abort('timedout');
         inFlight++;
         try {
-          const response = await guardedFetch(request.url(), { headers: { ...headers, 'user-agent': 'Mozilla/5.0 (compatible; NarrationService/1.0)' }, maxBytes: limits.maxBytes, timeoutMs: remaining, allowPrivate: limits.allowPrivate });
+          // The project's headers (tokens, cookies) go to the page's own origin only, never to third parties it loads.
+          const own = URL.canParse(request.url()) && new URL(request.url()).origin === origin ? headers : {};
+          const response = await guardedFetch(request.url(), { headers: { ...own, 'user-agent': USER_AGENT }, maxBytes: limits.maxBytes, timeoutMs: remaining, allowPrivate: limits.allowPrivate });
           const chunks: Buffer[] = [];
           for await (const chunk of response.body) chunks.push(chunk as Buffer);
           const type = response.headers['content-type'];
