@@ -1,6 +1,8 @@
 // Turns an article (title, summary, HTML body) into the ordered speakable segments that generation narrates.
 import { createHash } from 'node:crypto';
 import { defaultTreeAdapter as dom, html, parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
+import type { ContentFilter } from '../contentFilters/apply.ts';
+import { selectInBody } from '../contentFilters/posted.ts';
 
 type Node = DefaultTreeAdapterTypes.ChildNode;
 type Element = DefaultTreeAdapterTypes.Element;
@@ -24,6 +26,8 @@ export interface ArticleInput {
   bodyEnabled: boolean;
   summaryEnabled: boolean;
   summaryTitleEnabled: boolean;
+  /** The project's content filters: exclude filters leave elements out, include filters pick the body's parts. */
+  filters?: readonly ContentFilter[];
 }
 
 export type TextRewriter = (text: string, section: PreparedSegment['section']) => string;
@@ -62,22 +66,59 @@ export function prepareArticle(
   rewrite: TextRewriter = (text) => text,
 ): { segments: PreparedSegment[]; summary: PreparedSegment[] } {
   const context = dom.createElement('div', html.NS.HTML, []);
-  const roots = located(parseFragment(context, input.body, {}), '');
+  const fragment = parseFragment(context, input.body, {});
+  const roots = located(fragment, '');
   const first = roots.find(({ node }) => dom.isElementNode(node) || (dom.isTextNode(node) && node.value.trim() !== ''));
   const summaryDiv = first !== undefined && aliased(first.node, SUMMARY_ATTRIBUTES) === 'true' ? first : null;
-  const bodyRoots = roots.filter((root) => root !== summaryDiv);
+  const { excluded, included } = selectInBody(fragment, input.filters ?? []);
+  const picked = includedRoots(included, excluded, summaryDiv);
+  const bodyRoots = picked ?? roots.filter((root) => root !== summaryDiv);
 
   const title = fromPlainText(input.title, 'title', rewrite);
   const summaryText = fromPlainText(input.summary, 'summary', rewrite);
   const summary = summaryText.length > 0 || summaryDiv === null
     ? summaryText
-    : fromPieces(collect([summaryDiv]), 'summary', rewrite);
-  const body = input.bodyEnabled ? fromPieces(collect(bodyRoots), 'body', rewrite) : [];
+    : fromPieces(collect([summaryDiv], excluded, false), 'summary', rewrite);
+  // A header or footer inside a part the filters picked belongs to the article.
+  const body = input.bodyEnabled ? fromPieces(collect(bodyRoots, excluded, picked !== null), 'body', rewrite) : [];
 
   return {
     segments: [...(input.titleEnabled ? title : []), ...(input.summaryEnabled ? summary : []), ...body],
     summary: summary.length > 0 ? [...(input.summaryTitleEnabled ? title : []), ...summary] : [],
   };
+}
+
+/**
+ * The body's parts include filters picked (outside the summary div), where they are in the body; null when they
+ * picked none: a posted body is already the article, so a filter written for whole pages that finds nothing in it
+ * leaves it whole.
+ */
+function includedRoots(included: readonly Element[] | null, excluded: ReadonlySet<Element>, summaryDiv: Located | null): Located[] | null {
+  const inBody = (included ?? []).filter((element) => !within(element, (node) => node === summaryDiv?.node || excluded.has(node as Element)));
+  return inBody.length > 0 ? inBody.map((node) => ({ node, path: pathOf(node) })) : null;
+}
+
+/** Whether the node or one of its ancestors is such a node. */
+function within(node: Node, such: (node: Node) => boolean): boolean {
+  for (let current: Node | null = node; current !== null; current = parentOf(current)) if (such(current)) return true;
+  return false;
+}
+
+const parentOf = (node: Node): Node | null => {
+  const parent = node.parentNode;
+  return parent !== null && 'tagName' in parent ? (parent as Element) : null;
+};
+
+/** The xpath `located` gives an element: its steps from the body root, 1-based among same-name siblings. */
+function pathOf(element: Element): string {
+  const steps: string[] = [];
+  for (let node: Node | null = element; node !== null; node = parentOf(node)) {
+    const step = (node as Element).tagName;
+    const siblings = node.parentNode?.childNodes ?? [];
+    const position = siblings.filter((sibling) => dom.isElementNode(sibling) && sibling.tagName === step).indexOf(node as Element) + 1;
+    steps.unshift(`${step}[${position}]`);
+  }
+  return `/${steps.join('/')}`;
 }
 
 function fromPlainText(value: string | null, section: Section, rewrite: TextRewriter): PreparedSegment[] {
@@ -104,7 +145,7 @@ function textSegments(
 }
 
 // Walks the tree with an explicit stack so that pathologically deep markup cannot overflow the call stack.
-function collect(roots: Located[]): Piece[] {
+function collect(roots: Located[], excluded: ReadonlySet<Element>, sectioned: boolean): Piece[] {
   const pieces: Piece[] = [];
   const rootRun: Run = { text: '', anchor: null };
   const flush = (run: Run): void => {
@@ -115,7 +156,7 @@ function collect(roots: Located[]): Piece[] {
   const stack: Item[] = [{ flush: rootRun }];
   for (const root of [...roots].reverse()) {
     const marker = dom.isElementNode(root.node) ? markerOf(root.node) : null;
-    stack.push({ ...root, run: rootRun, anchor: { xpath: root.path, marker }, marker, sectioned: false });
+    stack.push({ ...root, run: rootRun, anchor: { xpath: root.path, marker }, marker, sectioned });
   }
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     if ('flush' in item) {
@@ -127,7 +168,7 @@ function collect(roots: Located[]): Piece[] {
       append(run, node.value, item.anchor);
       continue;
     }
-    if (!dom.isElementNode(node) || skipped(node, item.sectioned)) continue;
+    if (!dom.isElementNode(node) || skipped(node, item.sectioned) || excluded.has(node)) continue;
     const marker = markerOf(node) ?? item.marker;
     const sectionedHere = item.sectioned || SECTIONING.has(node.tagName);
     if (node.tagName === 'br') {
