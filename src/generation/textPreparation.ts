@@ -95,7 +95,8 @@ export function prepareArticle(
  */
 function includedRoots(included: readonly Element[] | null, excluded: ReadonlySet<Element>, summaryDiv: Located | null): Located[] | null {
   const inBody = (included ?? []).filter((element) => !within(element, (node) => node === summaryDiv?.node || excluded.has(node as Element)));
-  return inBody.length > 0 ? inBody.map((node) => ({ node, path: pathOf(node) })) : null;
+  const positions = new Map();
+  return inBody.length > 0 ? inBody.map((node) => ({ node, path: pathOf(node, positions) })) : null;
 }
 
 /** Whether the node or one of its ancestors is such a node. */
@@ -109,16 +110,31 @@ const parentOf = (node: Node): Node | null => {
   return parent !== null && 'tagName' in parent ? (parent as Element) : null;
 };
 
-/** The xpath `located` gives an element: its steps from the body root, 1-based among same-name siblings. */
-function pathOf(element: Element): string {
+/**
+ * The xpath `located` gives an element: its steps from the body root, 1-based among same-name siblings. Each
+ * parent's children are counted once (`positions`), so many picked siblings cost no more than the body.
+ */
+function pathOf(element: Element, positions: Map<Node | DefaultTreeAdapterTypes.ParentNode, Map<Node, number>>): string {
   const steps: string[] = [];
   for (let node: Node | null = element; node !== null; node = parentOf(node)) {
-    const step = (node as Element).tagName;
-    const siblings = node.parentNode?.childNodes ?? [];
-    const position = siblings.filter((sibling) => dom.isElementNode(sibling) && sibling.tagName === step).indexOf(node as Element) + 1;
-    steps.unshift(`${step}[${position}]`);
+    const parent = node.parentNode!;
+    let counted = positions.get(parent);
+    if (counted === undefined) positions.set(parent, (counted = countedChildren(parent)));
+    steps.unshift(`${(node as Element).tagName}[${counted.get(node)}]`);
   }
   return `/${steps.join('/')}`;
+}
+
+function countedChildren(parent: DefaultTreeAdapterTypes.ParentNode): Map<Node, number> {
+  const counts = new Map<string, number>();
+  const positions = new Map<Node, number>();
+  for (const child of parent.childNodes) {
+    if (!dom.isElementNode(child)) continue;
+    const position = (counts.get(child.tagName) ?? 0) + 1;
+    counts.set(child.tagName, position);
+    positions.set(child, position);
+  }
+  return positions;
 }
 
 function fromPlainText(value: string | null, section: Section, rewrite: TextRewriter): PreparedSegment[] {
