@@ -14,5 +14,6 @@ import { customVoicesProjection } from './voices.ts';
 import { videoTemplatesProjection } from './videoTemplates.ts';
 import { backgroundTracksProjection } from './backgroundTracks.ts';
 import { cmsIntegrationsProjection } from './cmsIntegrations.ts';
+import { contentFiltersProjection } from './contentFilters.ts';
 
-export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection, cmsIntegrationsProjection];
+export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection, contentFiltersProjection, cmsIntegrationsProjection];

@@ -17,6 +17,7 @@ import { videoTemplateCapability } from './videoTemplates/routes.ts';
 import { backgroundTrackCapability } from './backgroundTracks/routes.ts';
 import { videoPreviewCapability } from './video/routes.ts';
 import { cmsIntegrationCapability } from './cmsIntegration/routes.ts';
+import { contentFilterCapability } from './contentFilters/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -36,4 +37,5 @@ export const capabilities: Capability[] = [
   backgroundTrackCapability,
   videoPreviewCapability,
   cmsIntegrationCapability,
+  contentFilterCapability,
 ];

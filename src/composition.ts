@@ -51,7 +51,7 @@ export async function openEventStore(config: Config): Promise<EventStore> {
 export const searchedFields = (collection: string): readonly string[] => (collection === CONTENT_ITEMS ? ['searchText.title', 'searchText.body'] : []);
 
 /** MongoDB when MONGODB_URL is set; else SQLite tables in DATA_DIR, or memory with READ_STORE=memory. */
-async function openReadStore(config: Config): Promise<ReadStore> {
+export async function openReadStore(config: Config): Promise<ReadStore> {
   if (config.MONGODB_URL) {
     const { createMongoReadStore } = await import('./infrastructure/readStore/mongo.ts');
     return createMongoReadStore(config.MONGODB_URL);

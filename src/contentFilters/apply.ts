@@ -28,11 +28,13 @@ function matches(root: FilterRoot, selector: string): FilterElement[] {
   }
 }
 
+/** The elements enabled exclude filters match (some may contain others). */
+export const excludedElements = (root: FilterRoot, filters: readonly ContentFilter[]): FilterElement[] =>
+  enabledSelectors(filters, 'exclude').flatMap((selector) => matches(root, selector));
+
 /** Removes from the tree every element an enabled exclude filter matches (with what it contains). */
 export function applyExcludeFilters(root: FilterRoot, filters: readonly ContentFilter[]): void {
-  for (const selector of enabledSelectors(filters, 'exclude')) {
-    for (const element of matches(root, selector)) element.remove();
-  }
+  for (const element of excludedElements(root, filters)) element.remove();
 }
 
 /** The elements enabled include filters match, in document order, leaving out those inside another match. */
@@ -55,12 +57,27 @@ export const hasIncludeFilters = (filters: readonly ContentFilter[]) => enabledS
 
 const probe = parseHTML('<!doctype html><html><body><p></p></body></html>').document as unknown as FilterRoot;
 
-/** Why the engine that applies filters cannot read a selector, or null when it can. */
+// linkedom finds an element's siblings by walking its parent's children, and `:has` walks every descendant: on a
+// page of many siblings or deep nesting these take time growing with the square of its size (a hostile page of
+// 10,000 paragraphs kept `p + p` busy for 20 s), so filters keep to selectors whose cost grows with the page.
+const SLOW_PARTS: [RegExp, string][] = [
+  [/:(?:first|last|only)-(?:child|of-type)\b|:nth-/i, 'position pseudo-classes (:first-child, :nth-child(), ...)'],
+  [/:has\(/i, ':has()'],
+  [/[+~]/, 'sibling combinators (+, ~)'],
+];
+
+/** The selector with escapes, quoted strings and attribute conditions blanked out: what is left is its structure. */
+const structureOf = (selector: string) =>
+  selector.replace(/\\[^]/g, '_').replace(/"(?:[^"\\]|\\[^])*"|'(?:[^'\\]|\\[^])*'/g, '""').replace(/\[[^\]]*\]/g, '[]');
+
+/** Why the engine that applies filters cannot read a selector, or will not, or null when it can. */
 export function selectorProblem(selector: string): string | null {
   try {
     probe.querySelectorAll(selector);
-    return null;
   } catch (error) {
     return `is not a valid CSS selector: ${error instanceof Error ? error.message : String(error)}`;
   }
+  const structure = structureOf(selector);
+  const slow = SLOW_PARTS.find(([pattern]) => pattern.test(structure));
+  return slow ? `uses ${slow[1]}, which content filters do not support: their cost grows with the square of a page's size` : null;
 }

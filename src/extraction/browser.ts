@@ -10,8 +10,12 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 /** After the load event, how long the page's scripts may keep the network busy before the DOM is read. */
 const SETTLE_MS = 1_500;
+/** The network quiet this long (no request of the page in flight) after the load event: its scripts are done. */
+const QUIET_MS = 200;
+const TICK_MS = 50;
 /** Requests a page may make; a page that asks for more gets the rest refused. */
 const MAX_REQUESTS = 200;
+const USER_AGENT = 'Mozilla/5.0 (compatible; NarrationService/1.0)';
 const BLOCKED_TYPES = new Set(['media', 'font', 'websocket', 'eventsource', 'manifest']);
 
 export interface PageRenderer {
@@ -39,7 +43,9 @@ export function createPageRenderer(options: { concurrency: number }): PageRender
     });
     const context = await (await browser).newContext({ acceptDownloads: false, serviceWorkers: 'block', javaScriptEnabled: true, extraHTTPHeaders: {} });
     const deadline = Date.now() + limits.timeoutMs;
+    const origin = new URL(fetched.url).origin;
     let requests = 0;
+    let inFlight = 0;
     try {
       const page = await context.newPage();
       await context.routeWebSocket(/.*/, (socket) => socket.close({ code: 1008, reason: 'not allowed' }));
@@ -52,21 +58,31 @@ export function createPageRenderer(options: { concurrency: number }): PageRender
         if (BLOCKED_TYPES.has(request.resourceType()) || ++requests > MAX_REQUESTS || request.method() !== 'GET') return route.abort('blockedbyclient');
         const remaining = deadline - Date.now();
         if (remaining <= 0) return route.abort('timedout');
+        inFlight++;
         try {
-          const response = await guardedFetch(request.url(), { headers: { ...headers, 'user-agent': 'Mozilla/5.0 (compatible; NarrationService/1.0)' }, maxBytes: limits.maxBytes, timeoutMs: remaining, allowPrivate: limits.allowPrivate });
+          // The project's headers (tokens, cookies) go to the page's own origin only, never to third parties it loads.
+          const own = URL.canParse(request.url()) && new URL(request.url()).origin === origin ? headers : {};
+          const response = await guardedFetch(request.url(), { headers: { ...own, 'user-agent': USER_AGENT }, maxBytes: limits.maxBytes, timeoutMs: remaining, allowPrivate: limits.allowPrivate });
           const chunks: Buffer[] = [];
           for await (const chunk of response.body) chunks.push(chunk as Buffer);
           const type = response.headers['content-type'];
           await route.fulfill({ status: response.status, headers: type ? { 'content-type': String(type) } : {}, body: Buffer.concat(chunks) });
         } catch {
           await route.abort('blockedbyclient').catch(() => undefined);
+        } finally {
+          inFlight--;
         }
       });
       page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
       await page.goto(fetched.url, { waitUntil: 'load', timeout: limits.timeoutMs }).catch((error: unknown) => {
         throw /timeout/i.test(String(error)) ? new PageError(`the page did not finish within ${limits.timeoutMs / 1000} s`, false) : new PageError(`the page could not be rendered: ${String(error).split('\n')[0]}`, false);
       });
-      await page.waitForLoadState('networkidle', { timeout: Math.max(1, Math.min(SETTLE_MS, deadline - Date.now())) }).catch(() => undefined);
+      // Scripts that fetch their article after the load event: wait until the page's requests have been quiet a while.
+      const settleBy = Math.min(Date.now() + SETTLE_MS, deadline);
+      for (let quiet = 0; quiet < QUIET_MS && Date.now() < settleBy; ) {
+        await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+        quiet = inFlight === 0 ? quiet + TICK_MS : 0;
+      }
       const html = await page.content();
       if (Buffer.byteLength(html) > limits.maxBytes) throw new PageError(`the rendered page is larger than ${Math.round(limits.maxBytes / 1024 / 1024)} MB`, true);
       return html;

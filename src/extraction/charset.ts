@@ -1,5 +1,6 @@
 // The text of a page from its bytes: the byte order mark, then the Content-Type charset, then the page's own
 // `<meta charset>` or http-equiv declaration, then UTF-8 (as browsers decide, WHATWG encoding sniffing).
+import iconv from 'iconv-lite';
 
 const BOMS: [number[], string][] = [
   [[0xef, 0xbb, 0xbf], 'utf-8'],
@@ -31,10 +32,19 @@ function declared(bytes: Uint8Array): string | null {
   return null;
 }
 
+/**
+ * TextDecoder names the encoding (WHATWG labels: latin1 and ascii mean windows-1252); iconv-lite decodes it, since
+ * Node's TextDecoder reads windows-1252 as ISO-8859-1 (0x93 stays a control character instead of a curly quote).
+ */
+function decode(bytes: Uint8Array, encoding: string): string {
+  if (encoding !== 'utf-8' && iconv.encodingExists(encoding)) return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), encoding);
+  return new TextDecoder(encoding).decode(bytes);
+}
+
 export function decodePage(bytes: Uint8Array, contentType: string | undefined): { text: string; encoding: string } {
   for (const [mark, encoding] of BOMS) {
-    if (mark.every((byte, index) => bytes[index] === byte)) return { text: new TextDecoder(encoding).decode(bytes.subarray(mark.length)), encoding };
+    if (mark.every((byte, index) => bytes[index] === byte)) return { text: decode(bytes.subarray(mark.length), encoding), encoding };
   }
   const encoding = known(charsetParameter(contentType)) ?? declared(bytes) ?? 'utf-8';
-  return { text: new TextDecoder(encoding).decode(bytes), encoding };
+  return { text: decode(bytes, encoding), encoding };
 }

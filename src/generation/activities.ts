@@ -16,6 +16,7 @@ import { renderVariant, type RenderDeps, type RenderedVariant } from './render.t
 import { contentSourceOf, projectSettingsOf } from './source.ts';
 import { MediaError, type MediaFailure } from '../media/errors.ts';
 import { scopeRulesOf } from '../pronunciation/apply.ts';
+import { enabledFiltersOfProject } from '../contentFilters/projectFilters.ts';
 import { fetchIntroOutro, loadMusic, productionOf, renderWithIntroOutro } from './production.ts';
 import { renderItemVideos, type VideoDeps } from './videos.ts';
 import { VideoRenderError } from '../video/errors.ts';
@@ -102,7 +103,9 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
         source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
       }
       const project = projectSettingsOf(projectEvents);
-      const plan = planOrRefuse(source, project, await projectCatalogue(deps.events, deps.voices, projectEvents));
+      // The filters as they are now: one added after the item was created applies at its next generation.
+      const filters = await enabledFiltersOfProject(deps.events, source.projectId);
+      const plan = planOrRefuse(source, project, await projectCatalogue(deps.events, deps.voices, projectEvents), filters);
       if (!plan.article.some((segment) => segment.content_type === 'text' || segment.content_type === 'audio')) {
         return { kind: 'nothing', reason: 'there is no text or audio to narrate' };
       }

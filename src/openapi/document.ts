@@ -45,6 +45,7 @@ export function buildOpenApiDocument() {
       { name: 'Ads' },
       { name: 'Access tiers' },
       { name: 'Playlists' },
+      { name: 'Content filters' },
       { name: 'Pronunciation rules' },
       { name: 'Speakers' },
       { name: 'Video' },
