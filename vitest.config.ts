@@ -18,9 +18,12 @@ const SERVER_INDEPENDENT = [
   'test/voices/**',
   'test/generation/{firstAudio,kokoro,listenWhileMade,listenWhileMadeNeural,loudness,normalizedSpeech,outboundFetch,render,sentences,textPreparation,videoPlan,videos,voices}.test.ts',
   'test/speech-languages/**',
+  'test/contentFilters/{apply,decider,postedBody}.test.ts',
   // The real plugin speaks only the REST API, whose answers the servers do not change.
   'test/wordpress/**',
   'test/hostile/{mediaIntake,mediaLoad}.test.ts',
+  // Pure: the CMS integration's decider and its reading of Ghost's and WordPress's payloads.
+  'test/cmsIntegration/decider.test.ts',
 ];
 
 export default defineConfig({

@@ -16,6 +16,8 @@ import { speakerCapability } from './speakers/routes.ts';
 import { videoTemplateCapability } from './videoTemplates/routes.ts';
 import { backgroundTrackCapability } from './backgroundTracks/routes.ts';
 import { videoPreviewCapability } from './video/routes.ts';
+import { cmsIntegrationCapability } from './cmsIntegration/routes.ts';
+import { contentFilterCapability } from './contentFilters/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -34,4 +36,6 @@ export const capabilities: Capability[] = [
   videoTemplateCapability,
   backgroundTrackCapability,
   videoPreviewCapability,
+  cmsIntegrationCapability,
+  contentFilterCapability,
 ];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from './config.ts';
-import { deliveryActivities, generationActivities, loadVoiceCatalogue, openEventStore } from './composition.ts';
+import { deliveryActivities, generationActivities, loadVoiceCatalogue, openEventStore, openReadStore } from './composition.ts';
 import { bulkTaskQueue } from './infrastructure/workflows/port.ts';
 
 const loaded = loadConfig(process.env);
@@ -18,12 +18,14 @@ if (!config.TEMPORAL_ADDRESS) {
 }
 
 const events = await openEventStore(config);
+// The project's content filters, which extraction applies, are read from the shared read store (MongoDB in this stack).
+const read = config.MONGODB_URL ? await openReadStore(config) : undefined;
 const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
 const bundle = path.join(import.meta.dirname, '../build/workflows.js');
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
 // Production images carry a prebuilt bundle (npm run build:workflows); a checkout bundles once at start.
 const workflowBundle = existsSync(bundle) ? { codePath: bundle } : await bundleWorkflowCode({ workflowsPath: path.join(import.meta.dirname, '../workflows/index.ts') });
-const activities = { ...generationActivities(config, events, await loadVoiceCatalogue(config, log), log), ...deliveryActivities(config, events) };
+const activities = { ...generationActivities(config, events, await loadVoiceCatalogue(config, log), log, read), ...deliveryActivities(config, events) };
 // Two queues, one process: interactive work (new items, webhook deliveries) on TEMPORAL_TASK_QUEUE, and bulk work
 // (regenerations) on its own queue with GENERATION_BULK_CONCURRENCY activity slots, so that a backlog of it waits in
 // Temporal, never in front of a new item (docs/generation.md#queues-and-priorities).

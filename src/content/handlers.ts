@@ -12,7 +12,7 @@ import { contentTypes, createContentSchemas, updateContentSchemas, type ContentT
 import { CLAIM_GRACE_MS, contentDecider, sourceIdDecider } from './decider.ts';
 import { contentStream, type ContentFields } from './events.ts';
 
-const sourceIdStream = (projectId: number, sourceId: string) =>
+export const sourceIdStream = (projectId: number, sourceId: string) =>
   `content_source-${projectId}-${createHash('sha256').update(sourceId).digest('hex').slice(0, 40)}`;
 
 export interface ContentHandlers {

@@ -4,6 +4,7 @@ import type { SegmentInput } from '../content/commands.ts';
 import type { Voice, VoiceCatalogue } from '../voices/catalogue.ts';
 import type { ContentSource, ProjectSettings } from './source.ts';
 import { prepareArticle, type PreparedSegment } from './textPreparation.ts';
+import type { ContentFilter } from '../contentFilters/apply.ts';
 
 export interface PlannedSegment {
   section: 'title' | 'summary' | 'body' | null;
@@ -80,7 +81,8 @@ function fromManual(segment: SegmentInput, voiceOf: ReturnType<typeof voiceResol
   };
 }
 
-export function planGeneration(source: ContentSource, project: ProjectSettings, voices: VoiceCatalogue): GenerationPlan {
+/** `filters`: the project's content filters, applied to an HTML body when it is prepared (docs/content-filters.md). */
+export function planGeneration(source: ContentSource, project: ProjectSettings, voices: VoiceCatalogue, filters: readonly ContentFilter[] = []): GenerationPlan {
   const voiceOf = voiceResolver(source, project, voices);
   const { fields } = source;
   switch (source.contentType) {
@@ -94,6 +96,7 @@ export function planGeneration(source: ContentSource, project: ProjectSettings, 
         // Unset, the project's summary section decides: the WordPress plugin's excerpt wrapper comes without the flag.
         summaryEnabled: fields.summaryEnabled ?? project.summary?.enabled ?? true,
         summaryTitleEnabled: fields.summaryTitleEnabled ?? false,
+        filters,
       });
       return {
         article: prepared.segments.map((segment) => fromPrepared(segment, voiceOf)),

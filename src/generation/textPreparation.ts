@@ -1,6 +1,8 @@
 // Turns an article (title, summary, HTML body) into the ordered speakable segments that generation narrates.
 import { createHash } from 'node:crypto';
 import { defaultTreeAdapter as dom, html, parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
+import type { ContentFilter } from '../contentFilters/apply.ts';
+import { selectInBody } from '../contentFilters/posted.ts';
 
 type Node = DefaultTreeAdapterTypes.ChildNode;
 type Element = DefaultTreeAdapterTypes.Element;
@@ -24,6 +26,8 @@ export interface ArticleInput {
   bodyEnabled: boolean;
   summaryEnabled: boolean;
   summaryTitleEnabled: boolean;
+  /** The project's content filters: exclude filters leave elements out, include filters pick the body's parts. */
+  filters?: readonly ContentFilter[];
 }
 
 export type TextRewriter = (text: string, section: PreparedSegment['section']) => string;
@@ -47,6 +51,7 @@ const MAX_SEGMENT_LENGTH = 1000;
 // Publishers' HTML (and the WordPress plugin's excerpt wrapper) carries the original maker's attribute names.
 const MARKER_ATTRIBUTES = ['data-service-marker', 'data-beyondwords-marker'] as const;
 const SUMMARY_ATTRIBUTES = ['data-service-summary', 'data-beyondwords-summary'] as const;
+const IMAGE_ATTRIBUTES = ['data-service-image', 'data-beyondwords-image'] as const;
 
 interface Anchor { xpath: string; marker: string | null }
 interface Run { text: string; anchor: Anchor | null }
@@ -62,22 +67,75 @@ export function prepareArticle(
   rewrite: TextRewriter = (text) => text,
 ): { segments: PreparedSegment[]; summary: PreparedSegment[] } {
   const context = dom.createElement('div', html.NS.HTML, []);
-  const roots = located(parseFragment(context, input.body, {}), '');
+  const fragment = parseFragment(context, input.body, {});
+  const roots = located(fragment, '');
   const first = roots.find(({ node }) => dom.isElementNode(node) || (dom.isTextNode(node) && node.value.trim() !== ''));
   const summaryDiv = first !== undefined && aliased(first.node, SUMMARY_ATTRIBUTES) === 'true' ? first : null;
-  const bodyRoots = roots.filter((root) => root !== summaryDiv);
+  const { excluded, included } = selectInBody(fragment, input.filters ?? []);
+  const picked = includedRoots(included, excluded, summaryDiv);
+  const bodyRoots = picked ?? roots.filter((root) => root !== summaryDiv);
 
   const title = fromPlainText(input.title, 'title', rewrite);
   const summaryText = fromPlainText(input.summary, 'summary', rewrite);
   const summary = summaryText.length > 0 || summaryDiv === null
     ? summaryText
-    : fromPieces(collect([summaryDiv]), 'summary', rewrite);
-  const body = input.bodyEnabled ? fromPieces(collect(bodyRoots), 'body', rewrite) : [];
+    : fromPieces(collect([summaryDiv], excluded, false), 'summary', rewrite);
+  // A header or footer inside a part the filters picked belongs to the article.
+  const body = input.bodyEnabled ? fromPieces(collect(bodyRoots, excluded, picked !== null), 'body', rewrite) : [];
 
   return {
     segments: [...(input.titleEnabled ? title : []), ...(input.summaryEnabled ? summary : []), ...body],
     summary: summary.length > 0 ? [...(input.summaryTitleEnabled ? title : []), ...summary] : [],
   };
+}
+
+/**
+ * The body's parts include filters picked (outside the summary div), where they are in the body; null when they
+ * picked none: a posted body is already the article, so a filter written for whole pages that finds nothing in it
+ * leaves it whole.
+ */
+function includedRoots(included: readonly Element[] | null, excluded: ReadonlySet<Element>, summaryDiv: Located | null): Located[] | null {
+  const inBody = (included ?? []).filter((element) => !within(element, (node) => node === summaryDiv?.node || excluded.has(node as Element)));
+  const positions = new Map();
+  return inBody.length > 0 ? inBody.map((node) => ({ node, path: pathOf(node, positions) })) : null;
+}
+
+/** Whether the node or one of its ancestors is such a node. */
+function within(node: Node, such: (node: Node) => boolean): boolean {
+  for (let current: Node | null = node; current !== null; current = parentOf(current)) if (such(current)) return true;
+  return false;
+}
+
+const parentOf = (node: Node): Node | null => {
+  const parent = node.parentNode;
+  return parent !== null && 'tagName' in parent ? (parent as Element) : null;
+};
+
+/**
+ * The xpath `located` gives an element: its steps from the body root, 1-based among same-name siblings. Each
+ * parent's children are counted once (`positions`), so many picked siblings cost no more than the body.
+ */
+function pathOf(element: Element, positions: Map<Node | DefaultTreeAdapterTypes.ParentNode, Map<Node, number>>): string {
+  const steps: string[] = [];
+  for (let node: Node | null = element; node !== null; node = parentOf(node)) {
+    const parent = node.parentNode!;
+    let counted = positions.get(parent);
+    if (counted === undefined) positions.set(parent, (counted = countedChildren(parent)));
+    steps.unshift(`${(node as Element).tagName}[${counted.get(node)}]`);
+  }
+  return `/${steps.join('/')}`;
+}
+
+function countedChildren(parent: DefaultTreeAdapterTypes.ParentNode): Map<Node, number> {
+  const counts = new Map<string, number>();
+  const positions = new Map<Node, number>();
+  for (const child of parent.childNodes) {
+    if (!dom.isElementNode(child)) continue;
+    const position = (counts.get(child.tagName) ?? 0) + 1;
+    counts.set(child.tagName, position);
+    positions.set(child, position);
+  }
+  return positions;
 }
 
 function fromPlainText(value: string | null, section: Section, rewrite: TextRewriter): PreparedSegment[] {
@@ -104,7 +162,7 @@ function textSegments(
 }
 
 // Walks the tree with an explicit stack so that pathologically deep markup cannot overflow the call stack.
-function collect(roots: Located[]): Piece[] {
+function collect(roots: Located[], excluded: ReadonlySet<Element>, sectioned: boolean): Piece[] {
   const pieces: Piece[] = [];
   const rootRun: Run = { text: '', anchor: null };
   const flush = (run: Run): void => {
@@ -115,7 +173,7 @@ function collect(roots: Located[]): Piece[] {
   const stack: Item[] = [{ flush: rootRun }];
   for (const root of [...roots].reverse()) {
     const marker = dom.isElementNode(root.node) ? markerOf(root.node) : null;
-    stack.push({ ...root, run: rootRun, anchor: { xpath: root.path, marker }, marker, sectioned: false });
+    stack.push({ ...root, run: rootRun, anchor: { xpath: root.path, marker }, marker, sectioned });
   }
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     if ('flush' in item) {
@@ -127,14 +185,14 @@ function collect(roots: Located[]): Piece[] {
       append(run, node.value, item.anchor);
       continue;
     }
-    if (!dom.isElementNode(node) || skipped(node, item.sectioned)) continue;
+    if (!dom.isElementNode(node) || skipped(node, item.sectioned) || excluded.has(node)) continue;
     const marker = markerOf(node) ?? item.marker;
     const sectionedHere = item.sectioned || SECTIONING.has(node.tagName);
     if (node.tagName === 'br') {
       append(run, ' ', item.anchor);
     } else if (node.tagName === 'img') {
       const url = attribute(node, 'src')?.trim();
-      if (attribute(node, 'data-service-image')?.toLowerCase() !== 'true' || !url) continue;
+      if (aliased(node, IMAGE_ATTRIBUTES)?.trim().toLowerCase() !== 'true' || !url) continue;
       flush(run);
       pieces.push({ kind: 'image', url, anchor: { xpath: path, marker } });
     } else if (BLOCKS.has(node.tagName)) {

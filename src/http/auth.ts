@@ -12,9 +12,21 @@ export interface Principal {
   projectId: number | null;
 }
 
+/**
+ * A publishing platform's posts webhook is a URL the publisher pastes into the platform, which sends no headers of
+ * theirs: its key is the `api_key` query parameter, and only that (src/cmsIntegration/routes.ts).
+ */
+const QUERY_KEY_ROUTE = /^\/v1\/projects\/[^/]+\/integrations\/cms\/posts$/;
+
+function keyOf(ctx: Context): string {
+  if (ctx.method !== 'POST' || !QUERY_KEY_ROUTE.test(ctx.path)) return ctx.get('x-api-key');
+  const key = ctx.query.api_key;
+  return typeof key === 'string' ? key : '';
+}
+
 export function authenticate(read: ReadStore) {
   return async function requireApiKey(ctx: Context, next: Next) {
-    const key = ctx.get('x-api-key');
+    const key = keyOf(ctx);
     const found = key ? await findApiKey(read, key) : null;
     if (!found) throw unauthorized();
     ctx.state.principal = { keyHash: found._id, organizationId: found.organizationId, scope: found.scope, projectId: found.projectId } satisfies Principal;

@@ -10,6 +10,7 @@ import { registerVoices } from './voices.ts';
 import { registerVideoTemplates } from './videoTemplates.ts';
 import { registerBackgroundTracks } from './backgroundTracks.ts';
 import { registerVideoPreviews } from './videoPreview.ts';
+import { registerCmsIntegration } from './cmsIntegration.ts';
 
 export function buildOpenApiDocument() {
   const registry = createRegistry();
@@ -21,6 +22,7 @@ export function buildOpenApiDocument() {
   registerVideoTemplates(registry);
   registerBackgroundTracks(registry);
   registerVideoPreviews(registry);
+  registerCmsIntegration(registry);
   registerPublicOperations(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -43,10 +45,13 @@ export function buildOpenApiDocument() {
       { name: 'Ads' },
       { name: 'Access tiers' },
       { name: 'Playlists' },
+      { name: 'Content filters' },
       { name: 'Pronunciation rules' },
       { name: 'Speakers' },
       { name: 'Video' },
       { name: 'Audio' },
+      { name: 'Extraction' },
+      { name: 'Integrations' },
     ],
   });
 }

@@ -1,10 +1,12 @@
-// The project-owned resources of the OpenAPI document: webhooks, ads, access tiers and playlists.
+// The project-owned resources of the OpenAPI document: webhooks, ads, access tiers, playlists and content filters.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { createAccessTierSchema, updateAccessTierSchema } from '../accessTiers/commands.ts';
 import { accessTierWire } from '../accessTiers/wire.ts';
 import { createAdSchema, updateAdSchema } from '../ads/commands.ts';
 import { adWire } from '../ads/wire.ts';
+import { createContentFilterSchema, updateContentFilterSchema } from '../contentFilters/commands.ts';
+import { contentFilterWire } from '../contentFilters/wire.ts';
 import { playlistSchemas } from '../playlists/commands.ts';
 import { playlistWire } from '../playlists/wire.ts';
 import { webhookSchemas } from '../webhooks/commands.ts';
@@ -120,6 +122,7 @@ export function registerProjectResources(registry: OpenAPIRegistry) {
     { path: 'ads', name: 'Ad', title: 'Ads', create: createAdSchema, update: updateAdSchema, answer: adWire, deletable: true },
     { path: 'access_tiers', name: 'AccessTier', title: 'Access tiers', create: createAccessTierSchema, update: updateAccessTierSchema, answer: accessTierWire, deletable: false },
     { path: 'playlists', name: 'Playlist', title: 'Playlists', create: playlistSchemas.create, update: playlistSchemas.update, answer: playlistWire, deletable: true },
+    { path: 'content_filters', name: 'ContentFilter', title: 'Content filters', create: createContentFilterSchema, update: updateContentFilterSchema, answer: contentFilterWire, deletable: true },
   ];
   for (const resource of resources) registerResource(registry, resource);
   registerWebhookExtras(registry);

@@ -5,7 +5,7 @@ import type { CamelKeys } from '../shared/caseMapping.ts';
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const isHostname = (value: string) => value.length <= 253 && value.split('.').every((label) => LABEL.test(label));
 
-const hostname = z
+export const hostname = z
   .string()
   .trim()
   .transform((value) => value.toLowerCase().replace(/\.$/, ''))

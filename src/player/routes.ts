@@ -9,6 +9,7 @@ import { embeddableFrom } from './embedSettings.ts';
 import { previewPage } from './preview.ts';
 import type { Capability } from '../http/capability.ts';
 import { lookupRoutes, parseIdentifiers, parsePlayerQuery, type Identifier } from './query.ts';
+import { cmsIntegrationActions } from '../cmsIntegration/actions.ts';
 
 const PLAYER_PATH = /^\/v1\/projects\/([^/]+)\/player(?:\/(.*))?$/;
 
@@ -62,6 +63,25 @@ function originHost(ctx: Context): string | null {
  */
 export function playerData(services: Services): Middleware {
   const player = playerActions(services);
+  const cms = cmsIntegrationActions(services);
+
+  /**
+   * Client-side import: a lookup by source id that found nothing, sent with `X-Import: true` and the page's address
+   * in `X-Referer`, creates the item (src/cmsIntegration/actions.ts); the answer stays the 404 of an item not yet
+   * processed, and a later lookup finds it once it is.
+   */
+  const importOnMiss = async (ctx: Context, projectId: number, identifiers: Identifier[]) => {
+    const [only] = identifiers;
+    if (identifiers.length !== 1 || only!.kind !== 'source_id' || ctx.get('x-import').toLowerCase() !== 'true') return;
+    const referrer = ctx.get('x-referer');
+    if (!referrer) return;
+    try {
+      await cms.importPage(projectId, only!.value, referrer);
+    } catch (error) {
+      // A page the content API refuses to take is not imported; the player still gets its usual answer.
+      if (!(error instanceof AppError)) throw error;
+    }
+  };
 
   return async function servePlayerData(ctx: Context, next: Next) {
     const match = PLAYER_PATH.exec(ctx.path);
@@ -73,6 +93,7 @@ export function playerData(services: Services): Middleware {
     if (!Number.isSafeInteger(projectId)) throw notFound();
     const baseUrl = baseUrlOf(ctx, services.publicBaseUrl);
     const answer = await player.answer({ projectId, identifiers, query, baseUrl });
+    if (!answer.found) await importOnMiss(ctx, projectId, identifiers);
     if (!answer.found || !embeddableFrom(answer.allowedDomains, originHost(ctx))) throw notFound();
     if (answer.allowedDomains.length > 0) ctx.vary('Origin');
     ctx.set('Cache-Control', query.preview_token === undefined ? PUBLIC_CACHE_CONTROL : PREVIEW_CACHE_CONTROL);

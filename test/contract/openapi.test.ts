@@ -32,6 +32,7 @@ describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with unique operation ids, an API key on every keyed operation and links that resolve', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.components.securitySchemes.ApiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }));
+    expect(document.components.securitySchemes.ApiKeyQuery).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' }));
     const all = operations();
     const ids = all.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
@@ -39,7 +40,9 @@ describe('the OpenAPI document', () => {
     for (const { template, method, operation } of all) {
       const name = `${method} ${template}`;
       const isPublic = /\/player\/|\/podcast\//.test(template);
-      expect(operation.security, name).toEqual(isPublic ? [] : [{ ApiKey: [] }]);
+      // A publishing platform calls its posts webhook with the key in the URL it was given (`?api_key=`).
+      const keyInQuery = template === '/projects/{project_id}/integrations/cms/posts';
+      expect(operation.security, name).toEqual(isPublic ? [] : [{ [keyInQuery ? 'ApiKeyQuery' : 'ApiKey']: [] }]);
       for (const error of [404, 422, 429]) expect(operation.responses[error]?.content['application/json'].schema, `${name} ${error}`).toEqual({ $ref: '#/components/schemas/Error' });
       if (!isPublic) expect(operation.responses[401], name).toBeDefined();
       if (operation.requestBody) for (const status of [413, 415]) expect(operation.responses[status], `${name} ${status}`).toBeDefined();
@@ -62,7 +65,7 @@ describe('the OpenAPI document', () => {
     ajv.addSchema({ $id: 'doc.json', components: document.components });
     for (const name of Object.keys(document.components.schemas)) expect(() => ajv.getSchema(`doc.json#/components/schemas/${name}`), name).not.toThrow();
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(['ContentItem', 'Segment', 'MediaFile', 'Project', 'PlayerData', 'Webhook', 'Ad', 'AccessTier', 'Playlist', 'PodcastSettings', 'Voice', 'Language', 'Error']),
+      expect.arrayContaining(['ContentItem', 'Segment', 'MediaFile', 'Project', 'PlayerData', 'Webhook', 'Ad', 'AccessTier', 'Playlist', 'ContentFilter', 'PodcastSettings', 'Voice', 'Language', 'Error', 'CmsIntegration']),
     );
   });
 });

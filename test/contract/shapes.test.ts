@@ -25,6 +25,8 @@ const PROJECT_FIELDS = [
 const WEBHOOK_FIELDS = ['id', 'url', 'enabled', 'use_static_ip', 'headers', 'created', 'updated'];
 const AD_FIELDS = ['id', 'type', 'placement', 'vast_url', 'title', 'click_through_url', 'media_url', 'media', 'theme', 'dark_theme', 'light_theme'];
 const PLAYLIST_FIELDS = ['id', 'title', 'type', 'image_url', 'content_limit'];
+const CMS_INTEGRATION_FIELDS = ['enabled', 'platform', 'publish', 'allowed_domains', 'created', 'updated'];
+const CONTENT_FILTER_FIELDS = ['id', 'project', 'type', 'selector', 'enabled', 'created', 'updated'];
 const PLAYER_CONTENT_FIELDS = ['id', 'title', 'source_id', 'source_url', 'author', 'image_url', 'audio', 'video', 'segments', 'ads_enabled'];
 const PLAYER_SETTINGS_FIELDS = [
   'player_style', 'player_title', 'call_to_action', 'image_url', 'theme', 'dark_theme', 'light_theme', 'video_theme', 'title_enabled',
@@ -116,6 +118,12 @@ describe('full answer shapes', () => {
     for (const segment of player.body.content[0].segments) expect(keysOf(segment)).toEqual(withAll(['marker', 'start_time', 'duration']));
   });
 
+  it('answers content extraction settings with every field of the spec', async () => {
+    const fields = ['javascript_enabled', 'mode', 'request_headers', 'static_ip_enabled'];
+    expect(keysOf((await server.request('GET', '/v1/projects/1/content_extraction_settings')).body)).toEqual(fields);
+    expect(keysOf((await server.request('PUT', '/v1/projects/1/content_extraction_settings', { body: { mode: 'automatic' } })).body)).toEqual(fields);
+  });
+
   it('answers a project created with a name only with every field of the spec', async () => {
     const reply = await server.request('POST', '/v1/projects', { body: { name: 'Shapes' } });
     expect(reply.status).toBe(201);
@@ -142,6 +150,26 @@ describe('full answer shapes', () => {
     const playlist = await server.request('POST', '/v1/projects/1/playlists', { body: { title: 'Morning' } });
     expect(keysOf(playlist.body)).toEqual(withAll(PLAYLIST_FIELDS));
     expect(playlist.body).toMatchObject({ image_url: null, source_url_prefix: null, content_ids: [], tags: [], authors: [] });
+  });
+
+  it('answers the CMS integration with every field, before and after it is configured', async () => {
+    const project = (await server.request('POST', '/v1/projects', { body: { name: 'CMS shapes' } })).body.id;
+    const before = await server.request('GET', `/v1/projects/${project}/integrations/cms`);
+    expect(keysOf(before.body)).toEqual([...CMS_INTEGRATION_FIELDS].sort());
+    const put = await server.request('PUT', `/v1/projects/${project}/integrations/cms`, { body: { enabled: true } });
+    expect(keysOf(put.body)).toEqual([...CMS_INTEGRATION_FIELDS].sort());
+    expect(keysOf((await server.request('GET', `/v1/projects/${project}/integrations/cms`)).body)).toEqual([...CMS_INTEGRATION_FIELDS].sort());
+  });
+
+  it('answers content filters with every field', async () => {
+    const filter = await server.request('POST', '/v1/projects/1/content_filters', { body: { type: 'exclude', selector: '.ad' } });
+    expect(keysOf(filter.body)).toEqual([...CONTENT_FILTER_FIELDS].sort());
+    expect(keysOf(filter.body.project)).toEqual(['id']);
+    for (const answer of [await server.request('GET', `/v1/projects/1/content_filters/${filter.body.id}`), await server.request('PUT', `/v1/projects/1/content_filters/${filter.body.id}`, { body: {} })]) {
+      expect(keysOf(answer.body)).toEqual([...CONTENT_FILTER_FIELDS].sort());
+    }
+    for (const listed of (await server.request('GET', '/v1/projects/1/content_filters')).body) expect(keysOf(listed)).toEqual([...CONTENT_FILTER_FIELDS].sort());
+    expect((await server.request('DELETE', `/v1/projects/1/content_filters/${filter.body.id}`)).status).toBe(204);
   });
 
   it('answers voices and languages with their code and name', async () => {
