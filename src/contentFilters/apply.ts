@@ -1,5 +1,5 @@
 // Content filters on a parsed page or body: exclude filters remove what they match, include filters pick the article.
-import { parseHTML } from 'linkedom';
+import { matchSelector } from './selectors.ts';
 
 /** What applying a filter needs of it; a stored filter (ContentFilterView) is one. */
 export interface ContentFilter {
@@ -11,10 +11,10 @@ export interface ContentFilter {
 /** The DOM a filter works on (linkedom's Element and Document are these). */
 export interface FilterElement {
   querySelectorAll(selectors: string): ArrayLike<FilterElement> & Iterable<FilterElement>;
-  contains(other: FilterElement): boolean;
+  readonly children: ArrayLike<FilterElement>;
   remove(): void;
 }
-export type FilterRoot = Pick<FilterElement, 'querySelectorAll'>;
+export type FilterRoot = Pick<FilterElement, 'querySelectorAll' | 'children'>;
 
 const enabledSelectors = (filters: readonly ContentFilter[], type: ContentFilter['type']) =>
   filters.filter((filter) => filter.enabled && filter.type === type).map((filter) => filter.selector);
@@ -22,7 +22,7 @@ const enabledSelectors = (filters: readonly ContentFilter[], type: ContentFilter
 // Stored selectors were checked by this engine; one that it no longer reads matches nothing rather than failing a page.
 function matches(root: FilterRoot, selector: string): FilterElement[] {
   try {
-    return [...root.querySelectorAll(selector)];
+    return matchSelector(root, selector) as FilterElement[];
   } catch {
     return [];
   }
@@ -43,11 +43,14 @@ export function includedElements(root: FilterRoot, filters: readonly ContentFilt
   if (selectors.length === 0) return [];
   const matched = new Set(selectors.flatMap((selector) => matches(root, selector)));
   const picked: FilterElement[] = [];
-  // In document order an element's descendants follow it directly, so only the last picked can contain the next.
-  for (const element of root.querySelectorAll('*')) {
-    if (!matched.has(element)) continue;
-    const last = picked.at(-1);
-    if (last === undefined || !last.contains(element)) picked.push(element);
+  // Down the tree in document order, with a stack (deep markup cannot overflow it); a picked element's subtree is not entered.
+  const stack = Array.from(root.children).reverse();
+  for (let element = stack.pop(); element !== undefined; element = stack.pop()) {
+    if (matched.has(element)) picked.push(element);
+    else {
+      const children = Array.from(element.children);
+      for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
+    }
   }
   return picked;
 }
@@ -55,29 +58,4 @@ export function includedElements(root: FilterRoot, filters: readonly ContentFilt
 /** Whether any filter of these is an enabled include filter: then the article is what they pick, and nothing else. */
 export const hasIncludeFilters = (filters: readonly ContentFilter[]) => enabledSelectors(filters, 'include').length > 0;
 
-const probe = parseHTML('<!doctype html><html><body><p></p></body></html>').document as unknown as FilterRoot;
-
-// linkedom finds an element's siblings by walking its parent's children, and `:has` walks every descendant: on a
-// page of many siblings or deep nesting these take time growing with the square of its size (a hostile page of
-// 10,000 paragraphs kept `p + p` busy for 20 s), so filters keep to selectors whose cost grows with the page.
-const SLOW_PARTS: [RegExp, string][] = [
-  [/:(?:first|last|only)-(?:child|of-type)\b|:nth-/i, 'position pseudo-classes (:first-child, :nth-child(), ...)'],
-  [/:has\(/i, ':has()'],
-  [/[+~]/, 'sibling combinators (+, ~)'],
-];
-
-/** The selector with escapes, quoted strings and attribute conditions blanked out: what is left is its structure. */
-const structureOf = (selector: string) =>
-  selector.replace(/\\[^]/g, '_').replace(/"(?:[^"\\]|\\[^])*"|'(?:[^'\\]|\\[^])*'/g, '""').replace(/\[[^\]]*\]/g, '[]');
-
-/** Why the engine that applies filters cannot read a selector, or will not, or null when it can. */
-export function selectorProblem(selector: string): string | null {
-  try {
-    probe.querySelectorAll(selector);
-  } catch (error) {
-    return `is not a valid CSS selector: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  const structure = structureOf(selector);
-  const slow = SLOW_PARTS.find(([pattern]) => pattern.test(structure));
-  return slow ? `uses ${slow[1]}, which content filters do not support: their cost grows with the square of a page's size` : null;
-}
+export { selectorProblem } from './selectors.ts';

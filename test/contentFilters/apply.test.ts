@@ -38,6 +38,28 @@ describe('filters on a DOM', () => {
     expect(selectorProblem('p:first-child')).toMatch(/position pseudo-classes/);
     expect(selectorProblem('li:nth-child(2n+1)')).toMatch(/position pseudo-classes/);
     expect(selectorProblem('div:has(.ad)')).toMatch(/:has\(\)/);
+    expect(selectorProblem('p:contains(Sponsored)')).toMatch(/:contains\(\)/);
+    expect(selectorProblem(':not(.post .ad)')).toMatch(/combinator inside a pseudo-class/);
+    expect(selectorProblem(':is(main > p)')).toMatch(/combinator inside a pseudo-class/);
+    expect(selectorProblem('> p')).toMatch(/at its start/);
+    for (const selector of [':not(.a, .b)', ':is( .a )', 'a[href="x y"] b', '.a\\31 23']) expect(selectorProblem(selector), selector).toBeNull();
+  });
+
+  it('matches what linkedom matches, in document order', () => {
+    const { document } = parseHTML(PAGE);
+    for (const selector of ['p', 'article p', 'body > article > p', 'article section p', 'div.more, p', ':not(.ad) > p', '[class~="more"]', 'html body *']) {
+      const ours = includedElements(document, [filter('include', selector)]);
+      const outermost = [...document.querySelectorAll(selector)].filter((element: any) => !ours.includes(element) ? ours.every((picked: any) => !picked.contains(element)) : true);
+      expect(ours, selector).toEqual(outermost);
+    }
+  });
+
+  it('follows descendant combinators in time linear in the page, however deep', () => {
+    const { document } = parseHTML(`<html><body>${'<div>'.repeat(2_000)}<p class="ad">x</p>${'</div>'.repeat(2_000)}</body></html>`);
+    const started = performance.now();
+    applyExcludeFilters(document, [filter('exclude', 'main div div div div'), filter('exclude', 'article div div p'), filter('exclude', 'div > div div .ad')]);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(document.querySelectorAll('.ad')).toHaveLength(0);
   });
 
   it('applies filters to a page of 10,000 paragraphs in a few seconds at most', () => {

@@ -79,6 +79,7 @@ describe('content filter resources', () => {
     expect(await rejects({ type: 'exclude', selector: 'p + p' }, 'selector')).toMatch(/sibling combinators/);
     expect(await rejects({ type: 'include', selector: 'li:nth-child(2)' }, 'selector')).toMatch(/position pseudo-classes/);
     expect(await rejects({ type: 'include', selector: 'div:has(p)' }, 'selector')).toMatch(/:has\(\)/);
+    expect(await rejects({ type: 'exclude', selector: ':not(.post .ad)' }, 'selector')).toMatch(/combinator inside a pseudo-class/);
     await rejects({ type: 'exclude', selector: '   ' }, 'selector');
     await rejects({ type: 'exclude', selector: `.${'a'.repeat(1000)}` }, 'selector');
     await rejects({ type: 'exclude', selector: 42 }, 'selector');
