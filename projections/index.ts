@@ -13,5 +13,6 @@ import { speakersProjection } from './speakers.ts';
 import { customVoicesProjection } from './voices.ts';
 import { videoTemplatesProjection } from './videoTemplates.ts';
 import { backgroundTracksProjection } from './backgroundTracks.ts';
+import { feedImportsProjection } from './feedImports.ts';
 
-export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection];
+export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection, feedImportsProjection];

@@ -191,3 +191,6 @@ export async function openWorkflowRunner(config: Config, events: EventStore, voi
   });
 }
 
+
+/** How feeds are fetched: size, time and address limits. */
+export const feedLimitsOf = (config: Config) => ({ maxBytes: config.FEED_MAX_BYTES, timeoutMs: config.FEED_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE });

@@ -1,7 +1,7 @@
 // Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
 import 'reflect-metadata';
 import { loadConfig } from './config.ts';
-import { audioLimitsOf, deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, videoRendererOf, webhookSettingsOf } from './composition.ts';
+import { audioLimitsOf, deliveryRetryOf, feedLimitsOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, videoRendererOf, webhookSettingsOf } from './composition.ts';
 import { createGenerationReactor } from './generation/reactor.ts';
 import { createWebhookReactor } from './webhooks/reactor.ts';
 import { createPreviewReactor } from './pronunciation/preview.ts';
@@ -16,6 +16,9 @@ import { sharedCounter } from './http/sharedCounter.ts';
 import { bootstrapIfEmpty } from './organizations/bootstrap.ts';
 import { createLogger, logFunction } from './logging.ts';
 import { gracefulShutdown, within, SHUTDOWN_GRACE_MS } from './http/shutdown.ts';
+import { startFeedSchedule } from './feedImports/schedule.ts';
+import { createFeedRunner } from './feedImports/run.ts';
+import { createContentHandlers } from './content/handlers.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -107,6 +110,7 @@ const app = await createApp({
     maxBodyBytes: config.MAX_BODY_BYTES,
   },
   webhookSettings: webhookSettingsOf(config),
+  feedLimits: feedLimitsOf(config),
   now: () => new Date(),
   log,
   logger,
@@ -114,11 +118,20 @@ const app = await createApp({
   requestCounter,
 });
 handle = app.callback();
+// Feed imports run on their schedule in this process (every API process looks; each import's stream lets one run it).
+const feedSchedule = startFeedSchedule({
+  read: infrastructure.read,
+  runner: createFeedRunner({ events: infrastructure.events, read: infrastructure.read, content: createContentHandlers(infrastructure.events, voices), limits: feedLimitsOf(config), now: () => new Date() }),
+  intervalMs: config.FEED_IMPORT_INTERVAL_S * 1000,
+  now: () => new Date(),
+  log,
+});
 log(`listening on http://127.0.0.1:${listeningPort}/v1`);
 
 shutdown.install(server, async () => {
   webhookReactor.close();
   requestCounter?.close();
+  await within(feedSchedule.close(), SHUTDOWN_GRACE_MS);
   // Generations still running are left to the next start, which resumes every unfinished item.
   await within(workflows.close(), SHUTDOWN_GRACE_MS);
   // A projection held up by a store that does not answer must not keep the process from exiting.
