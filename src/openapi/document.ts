@@ -47,6 +47,7 @@ export function buildOpenApiDocument() {
       { name: 'Speakers' },
       { name: 'Video' },
       { name: 'Audio' },
+      { name: 'Feed imports' },
     ],
   });
 }
