@@ -25,6 +25,9 @@ import { createFetchLimits, type FetchLimits } from './media/fetches.ts';
 import { createVideoRenderer } from './video/render.ts';
 import type { DeliveryRetryPolicy } from './webhooks/delivery.ts';
 import { loadVoiceCatalogue as loadCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
+import { createContentHandlers } from './content/handlers.ts';
+import { createFeedImportActivities } from './feedImports/activities.ts';
+import { createFeedRunner } from './feedImports/run.ts';
 
 export interface Infrastructure {
   events: EventStore;
@@ -194,3 +197,20 @@ export async function openWorkflowRunner(config: Config, events: EventStore, voi
 
 /** How feeds are fetched: size, time and address limits. */
 export const feedLimitsOf = (config: Config) => ({ maxBytes: config.FEED_MAX_BYTES, timeoutMs: config.FEED_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE });
+
+/** Runs feed imports with the content commands of the REST API. */
+export const feedRunnerOf = (config: Config, events: EventStore, read: ReadStore, voices: VoiceCatalogue) =>
+  createFeedRunner({ events, read, content: createContentHandlers(events, voices), limits: feedLimitsOf(config), now: () => new Date() });
+
+/** The activity the Temporal schedule of feed imports fires (src/feedImports/temporalSchedule.ts). */
+export function feedImportActivities(config: Config, { events, read }: Pick<Infrastructure, 'events' | 'read'>, voices: VoiceCatalogue, log: (message: string) => void) {
+  return createFeedImportActivities({
+    events,
+    read,
+    content: createContentHandlers(events, voices),
+    limits: feedLimitsOf(config),
+    now: () => new Date(),
+    intervalMs: config.FEED_IMPORT_INTERVAL_S * 1000,
+    log,
+  });
+}
