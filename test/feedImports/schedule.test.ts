@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newDataDir, startServer, type TestServer } from '../support/server.ts';
 import { fixture, startFeedServer, type FeedServer } from './feedServer.ts';
 
-const env = { FETCH_ALLOW_PRIVATE: 'true', FEED_IMPORT_INTERVAL_S: '1' };
+// On Temporal the schedule's activity runs in the worker, which the test servers start only with generation on.
+const env = { FETCH_ALLOW_PRIVATE: 'true', FEED_IMPORT_INTERVAL_S: '1', ...(process.env.TEST_TEMPORAL_ADDRESS ? { GENERATION_ENABLED: 'true' } : {}) };
 const dataDir = newDataDir();
 let server: TestServer;
 let feeds: FeedServer;
