@@ -126,9 +126,13 @@ export function createFeedRunner(deps: FeedRunDeps) {
           counts = await importEntries(state.projectId!, settings, read.entries);
         }
       } catch (failure) {
-        if (!(failure instanceof FeedProblem)) throw failure;
-        counts.errors.push({ item: null, message: failure.message });
+        counts.errors.push({ item: null, message: failure instanceof FeedProblem ? failure.message : `the run stopped: ${messageOf(failure)}` });
         validators = null;
+        if (!(failure instanceof FeedProblem)) {
+          // Recorded as far as the store lets it, so that the import is not held until the run is thought dead.
+          await finishRun(deps.events, feedImportId, runId, { started: started.toISOString(), finished: deps.now().toISOString(), ...counts }, null).catch(() => 0);
+          throw failure;
+        }
       }
       const outcome: RunOutcome = { started: started.toISOString(), finished: deps.now().toISOString(), ...counts };
       const position = await finishRun(deps.events, feedImportId, runId, outcome, validators);
