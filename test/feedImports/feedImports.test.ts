@@ -5,7 +5,7 @@ import { fixture, startFeedServer, type FeedServer } from './feedServer.ts';
 let server: TestServer;
 let feeds: FeedServer;
 beforeAll(async () => {
-  [server, feeds] = await Promise.all([startServer({ env: { FETCH_ALLOW_PRIVATE: 'true', FEED_MAX_BYTES: '200000' } }), startFeedServer()]);
+  [server, feeds] = await Promise.all([startServer({ env: { FETCH_ALLOW_PRIVATE: 'true', FEED_MAX_BYTES: '200000', FEED_FETCH_TIMEOUT_MS: '1500' } }), startFeedServer()]);
 });
 afterAll(async () => {
   await Promise.all([server?.stop(), feeds?.close()]);
@@ -173,6 +173,20 @@ describe('running an import', () => {
   });
 });
 
+describe('charsets', () => {
+  it('reads a Latin-1 feed by its XML declaration', async () => {
+    const latin1 = Buffer.from(
+      '<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>Caf\u00e9</title>' +
+        '<item><title>Cr\u00e8me br\u00fbl\u00e9e au caf\u00e9</title><guid>latin-1</guid><link>https://cafe.example.fr/creme</link><description>&lt;p&gt;D\u00e9licieux.&lt;/p&gt;</description></item></channel></rss>',
+      'latin1',
+    );
+    feeds.publish('/latin1.xml', { body: latin1, type: 'application/rss+xml' });
+    const created = await createImport({ url: `${feeds.base}/latin1.xml` });
+    expect(await run(created.id)).toEqual({ imported: 1, updated: 0, skipped: 0, errors: [] });
+    expect(await itemOf('latin-1')).toMatchObject({ title: 'Crème brûlée au café', body: '<p>Délicieux.</p>' });
+  });
+});
+
 describe('test of an unsaved import', () => {
   it('answers the entries it would import and creates nothing', async () => {
     feeds.publish('/preview.json', { body: fixture('podcast-notes.json').replaceAll('fieldnotes.example.net', 'preview.example.net'), type: 'application/feed+json' });
@@ -208,7 +222,7 @@ describe('hostile feeds', () => {
 ]>
 <rss version="2.0"><channel><title>&lol9;</title><item><title>&lol9;</title><guid>laughs-1</guid><description>&lol9;</description></item></channel></rss>`;
 
-  const cases: { name: string; feed: () => { body: string | Buffer; type: string; status?: number; location?: string }; message: RegExp }[] = [
+  const cases: { name: string; feed: () => { body: string | Buffer; type: string; status?: number; location?: string; endless?: boolean }; message: RegExp }[] = [
     { name: 'a billion laughs', feed: () => ({ body: billionLaughs, type: RSS }), message: /declares XML entities/ },
     {
       name: 'an external entity naming a local file',
@@ -221,6 +235,7 @@ describe('hostile feeds', () => {
       message: /declares XML entities/,
     },
     { name: 'a feed past FEED_MAX_BYTES', feed: () => ({ body: Buffer.alloc(300_000, 'a'), type: RSS }), message: /larger than 200000 bytes/ },
+    { name: 'an answer that never ends', feed: () => ({ body: '<rss version="2.0"><channel>', type: RSS, endless: true }), message: /no answer within 1500 ms/ },
     { name: 'malformed XML', feed: () => ({ body: '<rss version="2.0"><channel><item><title>a</item></channel>', type: RSS }), message: /malformed/ },
     { name: 'a web page', feed: () => ({ body: '<!doctype html><html><body><p>Hello</p></body></html>', type: 'text/html' }), message: /not an RSS 2.0, Atom or JSON Feed document/ },
     { name: 'an error answer', feed: () => ({ body: 'gone', type: 'text/plain', status: 410 }), message: /answered HTTP 410/ },

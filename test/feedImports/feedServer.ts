@@ -13,6 +13,8 @@ export interface Published {
   location?: string;
   /** Waits this long before answering. */
   delayMs?: number;
+  /** Sends the head and the body's start, and never ends. */
+  endless?: boolean;
 }
 
 export interface FeedServer {
@@ -38,6 +40,10 @@ export async function startFeedServer(): Promise<FeedServer> {
     const headers: Record<string, string> = { 'content-type': feed.type };
     if (feed.etag) headers.etag = feed.etag;
     if (feed.lastModified) headers['last-modified'] = feed.lastModified;
+    if (feed.endless) {
+      response.writeHead(200, headers).write(feed.body);
+      return;
+    }
     const answer = () => (fresh ? response.writeHead(304, headers).end() : response.writeHead(feed.status ?? 200, headers).end(feed.body));
     if (feed.delayMs) setTimeout(answer, feed.delayMs);
     else answer();
@@ -48,6 +54,9 @@ export async function startFeedServer(): Promise<FeedServer> {
     base: `http://127.0.0.1:${port}`,
     publish: (pathname, feed) => feeds.set(pathname, feed),
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }
