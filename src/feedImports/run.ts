@@ -49,6 +49,9 @@ const isoDate = (text: string | null) => {
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 };
 
+/** The id is how the item was found; `published` is set once, at creation, and is the editors' to change after. */
+const UNCOMPARED = new Set(['source_id', 'published']);
+
 /**
  * The fields of the body that differ from the item as it is (camelCase names in the read model). A field the entry
  * lacks leaves the item's as it is (extraction may have filled it from the page).
@@ -56,7 +59,7 @@ const isoDate = (text: string | null) => {
 function changedFields(item: ContentItemView, body: Record<string, unknown>): Record<string, unknown> {
   const current = item as unknown as Record<string, unknown>;
   const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  return Object.fromEntries(Object.entries(body).filter(([key, value]) => key !== 'source_id' && value !== null && (current[camel(key)] ?? null) !== value));
+  return Object.fromEntries(Object.entries(body).filter(([key, value]) => !UNCOMPARED.has(key) && value !== null && (current[camel(key)] ?? null) !== value));
 }
 
 const messageOf = (error: unknown) =>
