@@ -161,6 +161,19 @@ describe('running an import', () => {
     });
   });
 
+  it('with fetch_full_article, never takes the body from the feed, and needs a link to the page', async () => {
+    const feed = fixture('wordpress.rss.xml')
+      .replaceAll('gazette.example.com', 'full.example.com')
+      .replace('<link>https://full.example.com/2025/11/03/market-hall-reopens/</link>', '');
+    feeds.publish('/full/feed/', { body: feed, type: RSS });
+    const created = await createImport({ url: `${feeds.base}/full/feed/`, fetch_full_article: true });
+    const outcome = await run(created.id);
+    expect(outcome.errors).toContainEqual({ item: 'https://full.example.com/?p=1039', message: "the entry has no link to its article's page" });
+    expect(await itemOf('https://full.example.com/?p=1039')).toBeUndefined();
+    // The other entry's item, once made, has its page to extract and none of the feed's body.
+    expect((await itemOf('https://full.example.com/?p=1042'))?.body ?? null).toBeNull();
+  });
+
   it('answers 409 while a run of the same import is under way', async () => {
     feeds.publish('/slow-feed', { body: fixture('wordpress.rss.xml').replaceAll('gazette.example.com', 'slow.example.com'), type: RSS, delayMs: 1_000 });
     const created = await createImport({ url: `${feeds.base}/slow-feed` });
