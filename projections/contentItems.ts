@@ -1,5 +1,5 @@
 // Content items read model: one document per item, guarded by stream revision so replays are idempotent, and each project's statistics.
-import type { ContentEvent } from '../src/content/events.ts';
+import { extractedFieldNames, type ContentEvent } from '../src/content/events.ts';
 import { CONTENT_ITEMS, CONTENT_STATS, contentIndexes, type ContentItemView } from '../src/content/readModel.ts';
 import type { RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
 import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
@@ -38,7 +38,21 @@ function evolveView(item: ContentItemView, event: ContentEvent, revision: number
   switch (event.type) {
     case 'ContentUpdated': {
       const next: ContentItemView = Object.assign({}, item, viewFields(event.data.changes), { revision, updated: event.data.updated });
+      // A field the client sets is its own from now on: a later extraction leaves it alone.
+      if (item.extractedNames?.some((name) => name in event.data.changes)) next.extractedNames = item.extractedNames.filter((name) => !(name in event.data.changes));
       return 'title' in event.data.changes || 'body' in event.data.changes ? { ...next, searchText: searchTextOf(next) } : next;
+    }
+    case 'ContentExtracted': {
+      const filled: Record<string, unknown> = {};
+      const names = new Set(item.extractedNames ?? []);
+      for (const name of extractedFieldNames) {
+        const value = event.data.fields[name];
+        if (value == null || !(item[name] == null || item[name] === '' || names.has(name))) continue;
+        filled[name] = value;
+        names.add(name);
+      }
+      const next: ContentItemView = Object.assign({}, item, filled, { revision, extractedNames: [...names] });
+      return { ...next, searchText: searchTextOf(next) };
     }
     case 'ContentDeleted':
       return null;

@@ -25,7 +25,7 @@ export const projectsProjection: Projection = {
       const { projectId, organizationId, fields, created } = event.data;
       if (await projects.findOne({ _id })) return;
       const view = { ...projectDefaults, ...fields, name: fields.name ?? '' };
-      const settings = { playerSettings: settingsDefaults.player, videoSettings: settingsDefaults.video, embedSettings: settingsDefaults.embed };
+      const settings = { playerSettings: settingsDefaults.player, videoSettings: settingsDefaults.video, embedSettings: settingsDefaults.embed, extractionSettings: settingsDefaults.extraction };
       await projects.put({ ...view, ...settings, _id, revision: recorded.revision, id: projectId, organizationId, created, updated: created });
       return;
     }
@@ -44,6 +44,9 @@ export const projectsProjection: Projection = {
         return;
       case 'EmbedSettingsUpdated':
         await projects.put({ ...withSettingsChanged(project, 'embed', event.data.changes), revision });
+        return;
+      case 'ExtractionSettingsUpdated':
+        await projects.put({ ...withSettingsChanged(project, 'extraction', event.data.changes), revision });
         return;
       case 'ProjectDeleted':
         await projects.deleteOne(_id);

@@ -28,6 +28,9 @@ import { loadVoiceCatalogue as loadCatalogue, type VoiceCatalogue } from './voic
 import { createContentHandlers } from './content/handlers.ts';
 import { createFeedImportActivities } from './feedImports/activities.ts';
 import { createFeedRunner } from './feedImports/run.ts';
+import { createPageRenderer } from './extraction/browser.ts';
+import type { ExtractionStepDeps } from './extraction/activity.ts';
+import { enabledContentFiltersOf } from './contentFilters/readModel.ts';
 
 export interface Infrastructure {
   events: EventStore;
@@ -151,9 +154,22 @@ export function fetchLimitsOf(config: Config): FetchLimits {
   return limits;
 }
 
+/**
+ * Extraction of pages for items created from a `source_url`: limits, the browser pool, and the project's content
+ * filters from the read store (a worker without one extracts without filters).
+ */
+export function extractionOf(config: Config, read?: ReadStore): ExtractionStepDeps {
+  return {
+    limits: { maxBytes: config.EXTRACTION_MAX_BYTES, timeoutMs: config.EXTRACTION_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE },
+    renderer: createPageRenderer({ concurrency: config.EXTRACTION_BROWSER_CONCURRENCY }),
+    filtersOf: async (projectId) => (read ? enabledContentFiltersOf(read, projectId) : []),
+  };
+}
+
 /** The generation activities with their real dependencies (Piper, Kokoro, espeak-ng, ffmpeg, the event store). */
-export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue, log?: (message: string) => void) {
+export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue, log?: (message: string) => void, read?: ReadStore) {
   return createGenerationActivities({
+    extraction: extractionOf(config, read),
     events,
     voices,
     mediaDir: mediaDirOf(config),
@@ -183,12 +199,12 @@ export function deliveryActivities(config: Config, events: EventStore) {
 }
 
 /** Temporal when TEMPORAL_ADDRESS is set (a worker process runs the activities), else the in-process runner. */
-export async function openWorkflowRunner(config: Config, events: EventStore, voices: VoiceCatalogue, log: (message: string) => void): Promise<WorkflowRunner> {
+export async function openWorkflowRunner(config: Config, events: EventStore, voices: VoiceCatalogue, log: (message: string) => void, read?: ReadStore): Promise<WorkflowRunner> {
   if (config.TEMPORAL_ADDRESS) {
     const { createTemporalRunner } = await import('./infrastructure/workflows/temporal.ts');
     return createTemporalRunner(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
   }
-  return createInProcessRunner(generationActivities(config, events, voices, log), deliveryActivities(config, events), log, {
+  return createInProcessRunner(generationActivities(config, events, voices, log, read), deliveryActivities(config, events), log, {
     interactive: config.GENERATION_CONCURRENCY,
     bulk: config.GENERATION_BULK_CONCURRENCY,
   });

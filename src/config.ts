@@ -84,6 +84,12 @@ export const configSchema = z.object({
   VIDEO_RENDER_MAX_RSS_MB: z.coerce.number().int().min(64).default(1024),
   AUDIO_FETCH_MAX_BYTES: positiveInt(100 * 1024 * 1024),
   AUDIO_FETCH_TIMEOUT_MS: positiveInt(30_000),
+  /** The largest web page read for an item created from a `source_url` (docs/intake.md#extraction). */
+  EXTRACTION_MAX_BYTES: positiveInt(10 * 1024 * 1024),
+  /** How long fetching (and rendering) such a page may take, redirects included. */
+  EXTRACTION_TIMEOUT_MS: positiveInt(20_000),
+  /** Pages rendered at once in headless Chromium for projects with `javascript_enabled`; the others wait. */
+  EXTRACTION_BROWSER_CONCURRENCY: positiveInt(2),
   /** The longest background track, intro, outro or pre-recorded segment accepted, read from its header before decoding. */
   AUDIO_MAX_DURATION_S: positiveInt(30 * 60),
   /** The most pixels an image from outside (logo, feature image, image segment) or a video's frame may have. */

@@ -30,7 +30,7 @@ const shutdown = gracefulShutdown(log);
 
 // The stores open while the voice catalogue asks the speech engines which voices they have (a Python process).
 const [infrastructure, voices] = await Promise.all([openInfrastructure(config), loadVoiceCatalogue(config, log)]);
-const workflows = await openWorkflowRunner(config, infrastructure.events, voices, log);
+const workflows = await openWorkflowRunner(config, infrastructure.events, voices, log, infrastructure.read);
 const reactor = createGenerationReactor(workflows, log);
 // Pronunciation rule previews are made in this process, one at a time, with a synthesizer of their own.
 const previews = createPreviewReactor({ events: infrastructure.events, synthesizer: synthesizerOf(config, voices), voices, mediaDir: mediaDirOf(config), now: () => new Date(), log });

@@ -115,19 +115,24 @@ const common = {
 };
 
 const typeSpecific = {
-  auto_segment: { body: z.string().min(1).max(100_000) },
+  // Without a body, the page at `source_url` gives it (src/extraction/): one or the other is required.
+  auto_segment: { body: z.string().min(1).max(100_000).optional() },
   manual_segment: { segments: z.array(segment).min(1).max(2000) },
   audio_upload: { audio_url: httpUrl },
 } as const;
 
+const bodyOrPage = (value: { body?: string | null; source_url?: string | null }, ctx: z.RefinementCtx) => {
+  if (!value.body && !value.source_url) ctx.addIssue({ code: 'custom', path: ['body'], message: 'is required, unless source_url names the page to extract it from' });
+};
+
 export const createContentSchemas = {
-  auto_segment: z.object({ ...common, ...typeSpecific.auto_segment }),
+  auto_segment: z.object({ ...common, ...typeSpecific.auto_segment }).superRefine(bodyOrPage),
   manual_segment: z.object({ ...common, ...typeSpecific.manual_segment }),
   audio_upload: z.object({ ...common, ...typeSpecific.audio_upload }),
 };
 
 export const updateContentSchemas = {
-  auto_segment: createContentSchemas.auto_segment.partial(),
+  auto_segment: z.object({ ...common, ...typeSpecific.auto_segment }).partial(),
   manual_segment: createContentSchemas.manual_segment.partial(),
   audio_upload: createContentSchemas.audio_upload.partial(),
 };

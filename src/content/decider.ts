@@ -2,7 +2,7 @@
 import { invalid, notFound, type AppError } from '../shared/errors.ts';
 import type { Decider } from '../shared/decider.ts';
 import type { ContentType } from './commands.ts';
-import type { ContentEvent, ContentFields, GeneratedMedia, MediaFileRecord, SourceIdEvent } from './events.ts';
+import type { ContentEvent, ContentFields, ExtractedFields, GeneratedMedia, MediaFileRecord, SourceIdEvent } from './events.ts';
 
 export type GenerationStatus = 'queued' | 'processing' | 'processed' | 'error' | 'skipped';
 
@@ -28,6 +28,7 @@ export type ContentCommand =
   | { kind: 'RegenerateContent'; projectId: number; now: string }
   | { kind: 'StartProcessing'; generation: number; now: string }
   | { kind: 'StartStream'; generation: number; media: MediaFileRecord; now: string }
+  | { kind: 'RecordExtraction'; generation: number; url: string; fields: ExtractedFields; now: string }
   | { kind: 'CompleteProcessing'; generation: number; media: GeneratedMedia; published: boolean; videoPublished: boolean; now: string }
   | { kind: 'FailProcessing'; generation: number; reason: string; now: string }
   | { kind: 'SkipProcessing'; generation: number; reason: string; now: string };
@@ -70,6 +71,8 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
         return { ...state, generationStatus: 'error' };
       case 'ContentSkipped':
         return { ...state, generationStatus: 'skipped' };
+      case 'ContentExtracted':
+        return state;
     }
   },
 
@@ -99,6 +102,11 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
         if (!isCurrent(state, command.generation) || state.generationStatus !== 'processing' || state.liveAudio) return [];
         const { generation, media, now } = command;
         return [{ type: 'ContentStreamStarted', data: { generation, media, started: now } }];
+      }
+      case 'RecordExtraction': {
+        if (!isCurrent(state, command.generation) || state.generationStatus !== 'processing') return [];
+        const { generation, url, fields, now } = command;
+        return [{ type: 'ContentExtracted', data: { generation, url, fields, extracted: now } }];
       }
       case 'CompleteProcessing': {
         if (!isCurrent(state, command.generation) || state.generationStatus !== 'processing') return [];

@@ -25,6 +25,12 @@ export type ContentProcessed = {
   data: { generation: number; media: GeneratedMedia; published: boolean; videoPublished?: boolean; processed: string };
 };
 export type ContentProcessingFailed = { type: 'ContentProcessingFailed'; data: { generation: number; reason: string; failed: string } };
+/**
+ * What the page at the item's `source_url` gave for generation N: the fields the client left empty, filled from the
+ * article and the page's metadata. Each fills a field only while the client has not given it (see `withExtracted`).
+ */
+export type ContentExtracted = { type: 'ContentExtracted'; data: { generation: number; url: string; fields: ExtractedFields; extracted: string } };
+export type ExtractedFields = Partial<Pick<ContentFields, 'title' | 'body' | 'author' | 'publishDate'>>;
 export type ContentSkipped = { type: 'ContentSkipped'; data: { generation: number; reason: string; skipped: string } };
 
 export interface MediaFileRecord {
@@ -56,7 +62,8 @@ export type ContentEvent =
   | ContentStreamStarted
   | ContentProcessed
   | ContentProcessingFailed
-  | ContentSkipped;
+  | ContentSkipped
+  | ContentExtracted;
 
 export const contentStream = (contentId: string) => `content-${contentId}`;
 
@@ -64,3 +71,20 @@ export const contentStream = (contentId: string) => `content-${contentId}`;
 export type SourceIdClaimed = { type: 'SourceIdClaimed'; data: { projectId: number; sourceId: string; contentId: string; claimed: string } };
 export type SourceIdReleased = { type: 'SourceIdReleased'; data: { contentId: string } };
 export type SourceIdEvent = SourceIdClaimed | SourceIdReleased;
+
+/** The fields extraction fills, when the client gave none. */
+export const extractedFieldNames = ['title', 'body', 'author', 'publishDate'] as const;
+
+/**
+ * The item's fields with what extraction found filling the ones the client left empty (or had filled by an earlier
+ * extraction): `given` are the client's fields, `fromPage` the latest ContentExtracted's.
+ */
+export function withExtracted<T extends Partial<ContentFields>>(given: T, fromPage: ExtractedFields | null): T {
+  if (!fromPage) return given;
+  const merged: Record<string, unknown> = { ...given };
+  for (const name of extractedFieldNames) {
+    const value = fromPage[name];
+    if (value != null && (given[name] == null || given[name] === '')) merged[name] = value;
+  }
+  return merged as T;
+}

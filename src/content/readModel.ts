@@ -18,6 +18,8 @@ export type ContentItemView = Omit<ContentFields, 'segments' | 'metadata'> & {
    * nested arrays, which free-form values may have) and no filter ever reaches into it.
    */
   metadataJson?: string | null;
+  /** Fields the item's page filled (ContentExtracted) rather than the client: the next extraction may replace them. */
+  extractedNames?: string[];
   /** The words of the title and body, for `filter[title]` and `filter[body]` (see search.ts). */
   searchText?: SearchText;
   _id: string;

@@ -20,6 +20,7 @@ import { fetchIntroOutro, loadMusic, productionOf, renderWithIntroOutro } from '
 import { renderItemVideos, type VideoDeps } from './videos.ts';
 import { VideoRenderError } from '../video/errors.ts';
 import { fetchedFiles, generationFetches, type FetchLimits } from '../media/fetches.ts';
+import { extractForItem, needsExtraction, type ExtractionStepDeps } from '../extraction/activity.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects', 'unsupported-format', 'over-limit']);
@@ -35,6 +36,8 @@ export interface GenerationDeps extends RenderDeps {
   /** Where media files are written; they are served under /media/. */
   mediaDir: string;
   videos: VideoDeps;
+  /** Pages of items created from a `source_url` (src/extraction/); absent, such items are skipped for lack of text. */
+  extraction?: ExtractionStepDeps;
   now: () => Date;
   log?: (message: string) => void;
 }
@@ -90,9 +93,14 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
     },
 
     async generateMedia(input) {
-      const source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
+      let source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
       if (source.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
       const projectEvents = await deps.events.readStream(projectStream(source.projectId));
+      if (deps.extraction && needsExtraction(source, input.generation)) {
+        const { url, fields } = await extractForItem(source, projectEvents, deps.extraction);
+        await decide(input, { kind: 'RecordExtraction', generation: input.generation, url, fields, now: now() });
+        source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
+      }
       const project = projectSettingsOf(projectEvents);
       const plan = planOrRefuse(source, project, await projectCatalogue(deps.events, deps.voices, projectEvents));
       if (!plan.article.some((segment) => segment.content_type === 'text' || segment.content_type === 'audio')) {

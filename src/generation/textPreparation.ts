@@ -47,6 +47,7 @@ const MAX_SEGMENT_LENGTH = 1000;
 // Publishers' HTML (and the WordPress plugin's excerpt wrapper) carries the original maker's attribute names.
 const MARKER_ATTRIBUTES = ['data-service-marker', 'data-beyondwords-marker'] as const;
 const SUMMARY_ATTRIBUTES = ['data-service-summary', 'data-beyondwords-summary'] as const;
+const IMAGE_ATTRIBUTES = ['data-service-image', 'data-beyondwords-image'] as const;
 
 interface Anchor { xpath: string; marker: string | null }
 interface Run { text: string; anchor: Anchor | null }
@@ -134,7 +135,7 @@ function collect(roots: Located[]): Piece[] {
       append(run, ' ', item.anchor);
     } else if (node.tagName === 'img') {
       const url = attribute(node, 'src')?.trim();
-      if (attribute(node, 'data-service-image')?.toLowerCase() !== 'true' || !url) continue;
+      if (aliased(node, IMAGE_ATTRIBUTES)?.trim().toLowerCase() !== 'true' || !url) continue;
       flush(run);
       pieces.push({ kind: 'image', url, anchor: { xpath: path, marker } });
     } else if (BLOCKS.has(node.tagName)) {

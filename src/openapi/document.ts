@@ -48,6 +48,7 @@ export function buildOpenApiDocument() {
       { name: 'Video' },
       { name: 'Audio' },
       { name: 'Feed imports' },
+      { name: 'Extraction' },
     ],
   });
 }

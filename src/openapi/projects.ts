@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createProjectSchema, updateProjectSchema } from '../projects/commands.ts';
 import { projectWire, settingsWire } from '../projects/wire.ts';
 import { embedSettingsSchema } from '../player/embedSettings.ts';
+import { extractionSettingsSchema } from '../extraction/settings.ts';
 import { playerSettingsSchema } from '../player/settings.ts';
 import { videoSettingsSchema } from '../player/videoSettings.ts';
 import { podcastSettingsSchema } from '../podcasts/commands.ts';
@@ -79,6 +80,7 @@ const settingsResources = [
   { path: 'player_settings', name: 'PlayerSettings', title: 'player settings', request: playerSettingsSchema, answer: settingsWire.player, tag: 'Player' },
   { path: 'video_settings', name: 'VideoSettings', title: 'video settings', request: videoSettingsSchema, answer: settingsWire.video, tag: 'Player' },
   { path: 'embed_settings', name: 'EmbedSettings', title: 'embed settings', request: embedSettingsSchema, answer: settingsWire.embed, tag: 'Player' },
+  { path: 'content_extraction_settings', name: 'ContentExtractionSettings', title: 'content extraction settings', request: extractionSettingsSchema, answer: settingsWire.extraction, tag: 'Extraction' },
   { path: 'podcast_settings', name: 'PodcastSettings', title: 'podcast settings', request: podcastSettingsSchema, answer: podcastSettingsWire, tag: 'Podcasts' },
 ];
 

@@ -25,6 +25,7 @@ export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent>
       case 'PlayerSettingsUpdated':
       case 'VideoSettingsUpdated':
       case 'EmbedSettingsUpdated':
+      case 'ExtractionSettingsUpdated':
         return state;
       case 'ProjectDeleted':
         return { ...state, status: 'deleted' };

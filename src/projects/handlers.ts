@@ -4,13 +4,14 @@ import { allocateId, handleCommand } from '../shared/decider.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { embedSettingsSchema } from '../player/embedSettings.ts';
+import { extractionSettingsSchema } from '../extraction/settings.ts';
 import { playerSettingsSchema } from '../player/settings.ts';
 import { videoSettingsSchema } from '../player/videoSettings.ts';
 import { createProjectSchema, updateProjectSchema } from './commands.ts';
 import { projectDecider } from './decider.ts';
 import { projectStream, type ProjectFields, type SettingsChanges, type SettingsResource } from './events.ts';
 
-const settingsSchemas = { player: playerSettingsSchema, video: videoSettingsSchema, embed: embedSettingsSchema } as const;
+const settingsSchemas = { player: playerSettingsSchema, video: videoSettingsSchema, embed: embedSettingsSchema, extraction: extractionSettingsSchema } as const;
 
 export interface ProjectHandlers {
   create(organizationId: number, body: unknown, now: Date): Promise<{ projectId: number; position: number }>;

@@ -1,6 +1,7 @@
 // The project read model: its document, defaults, and the queries the API makes of it.
 import type { IndexSpec, ReadStore } from '../infrastructure/readStore/port.ts';
 import { defaultEmbedSettings, type EmbedSettings } from '../player/embedSettings.ts';
+import { defaultExtractionSettings, type ExtractionSettings } from '../extraction/settings.ts';
 import { defaultPlayerSettings, type PlayerSettings } from '../player/settings.ts';
 import { defaultVideoSettings, type VideoSettings } from '../player/videoSettings.ts';
 import type { ProjectFields, SettingsResource } from './events.ts';
@@ -18,6 +19,7 @@ export type ProjectView = Required<ProjectFields> & {
   playerSettings?: PlayerSettings;
   videoSettings?: VideoSettings;
   embedSettings?: EmbedSettings;
+  extractionSettings?: ExtractionSettings;
 };
 
 export const projectIndexes: IndexSpec[] = [{ name: 'organization_id', keys: { organizationId: 1, id: 1 } }];
@@ -39,18 +41,21 @@ export const projectDefaults: Required<Omit<ProjectFields, 'name'>> = {
   pauseAfterSegmentsSeconds: 0.3,
 };
 
-export const settingsDefaults = { player: defaultPlayerSettings, video: defaultVideoSettings, embed: defaultEmbedSettings } satisfies Record<SettingsResource, object>;
+export const settingsDefaults = { player: defaultPlayerSettings, video: defaultVideoSettings, embed: defaultEmbedSettings, extraction: defaultExtractionSettings } satisfies Record<SettingsResource, object>;
 export type SettingsValues = typeof settingsDefaults;
-const settingsFields = { player: 'playerSettings', video: 'videoSettings', embed: 'embedSettings' } as const satisfies Record<SettingsResource, keyof ProjectView>;
+const settingsFields = { player: 'playerSettings', video: 'videoSettings', embed: 'embedSettings', extraction: 'extractionSettings' } as const satisfies Record<SettingsResource, keyof ProjectView>;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Objects that are sets of their own (header names to values): one sent replaces the whole set, so a name can be dropped. */
+const replacedWhole = new Set(['requestHeaders']);
 
 /** Applies a settings change: fields sent replace the current ones, except objects (themes), which change field by field. */
 export function applySettingsChanges<T extends object>(current: T, changes: object): T {
   const next: Record<string, unknown> = { ...(current as Record<string, unknown>) };
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) continue;
-    next[key] = isPlainObject(value) && isPlainObject(next[key]) ? { ...next[key], ...value } : value;
+    next[key] = isPlainObject(value) && isPlainObject(next[key]) && !replacedWhole.has(key) ? { ...next[key], ...value } : value;
   }
   return next as T;
 }

@@ -5,7 +5,7 @@ import { projectActions, type ProjectActions } from './actions.ts';
 import type { Capability } from '../http/capability.ts';
 import type { SettingsResource } from './events.ts';
 
-const settingsPaths: Record<SettingsResource, string> = { player: 'player_settings', video: 'video_settings', embed: 'embed_settings' };
+const settingsPaths: Record<SettingsResource, string> = { player: 'player_settings', video: 'video_settings', embed: 'embed_settings', extraction: 'content_extraction_settings' };
 
 export function projectRoutes(router: Router, projects: ProjectActions) {
   router.get('/projects', async (ctx) => {

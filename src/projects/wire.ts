@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { snakeKeys } from '../shared/caseMapping.ts';
 import { timestamp, urlText } from '../shared/wireResponses.ts';
 import { embedSettingsSchema } from '../player/embedSettings.ts';
+import { extractionSettingsSchema } from '../extraction/settings.ts';
 import { playerSettingsSchema } from '../player/settings.ts';
 import { videoSettingsSchema } from '../player/videoSettings.ts';
 import type { SettingsResource } from './events.ts';
@@ -79,6 +80,7 @@ export const settingsWire = {
   player: playerSettingsSchema.required().extend(themes).meta({ id: 'PlayerSettings' }),
   video: videoSettingsSchema.required().meta({ id: 'VideoSettings' }),
   embed: embedSettingsSchema.required().meta({ id: 'EmbedSettings' }),
+  extraction: extractionSettingsSchema.required().meta({ id: 'ContentExtractionSettings' }),
 } satisfies Record<SettingsResource, z.ZodType>;
 export type SettingsWire = { [R in SettingsResource]: z.infer<(typeof settingsWire)[R]> };
 
