@@ -125,8 +125,9 @@ export function createFeedRunner(deps: FeedRunDeps) {
       try {
         const read = await readFeed(settings.url, settings, state.validators, deps.limits);
         if (read.kind === 'feed') {
-          validators = read.validators;
           counts = await importEntries(state.projectId!, settings, read.entries);
+          // An entry that failed is tried again by the next run, which must then read the feed, not hear a 304.
+          validators = counts.errors.length === 0 ? read.validators : null;
         }
       } catch (failure) {
         counts.errors.push({ item: null, message: failure instanceof FeedProblem ? failure.message : `the run stopped: ${messageOf(failure)}` });

@@ -275,10 +275,14 @@ describe('hostile feeds', () => {
     const feed = fixture('wordpress.rss.xml')
       .replaceAll('gazette.example.com', 'partial.example.com')
       .replace('<link>https://partial.example.com/2025/11/03/market-hall-reopens/</link>', '<link>javascript:alert(1)</link>');
-    feeds.publish('/partial/feed/', { body: feed, type: RSS });
+    feeds.publish('/partial/feed/', { body: feed, type: RSS, etag: '"broken"' });
     const created = await createImport({ url: `${feeds.base}/partial/feed/` });
     const outcome = await run(created.id);
     expect(outcome).toMatchObject({ imported: 1, updated: 0, skipped: 0, errors: [{ item: 'https://partial.example.com/?p=1039', message: expect.stringMatching(/source_url/) }] });
     expect(await itemOf('https://partial.example.com/?p=1039')).toBeUndefined();
+    // Once the publisher mends the entry, the next run (which asks without validators after an error) imports it.
+    feeds.publish('/partial/feed/', { body: fixture('wordpress.rss.xml').replaceAll('gazette.example.com', 'partial.example.com'), type: RSS, etag: '"mended"' });
+    expect(await run(created.id)).toEqual({ imported: 1, updated: 0, skipped: 1, errors: [] });
+    expect(feeds.requests.at(-1)!.headers['if-none-match']).toBeUndefined();
   });
 });
