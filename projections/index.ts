@@ -15,5 +15,6 @@ import { videoTemplatesProjection } from './videoTemplates.ts';
 import { backgroundTracksProjection } from './backgroundTracks.ts';
 import { cmsIntegrationsProjection } from './cmsIntegrations.ts';
 import { contentFiltersProjection } from './contentFilters.ts';
+import { feedImportsProjection } from './feedImports.ts';
 
-export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection, contentFiltersProjection, cmsIntegrationsProjection];
+export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection, contentFiltersProjection, cmsIntegrationsProjection, feedImportsProjection];

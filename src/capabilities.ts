@@ -18,6 +18,7 @@ import { backgroundTrackCapability } from './backgroundTracks/routes.ts';
 import { videoPreviewCapability } from './video/routes.ts';
 import { cmsIntegrationCapability } from './cmsIntegration/routes.ts';
 import { contentFilterCapability } from './contentFilters/routes.ts';
+import { feedImportCapability } from './feedImports/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -38,4 +39,5 @@ export const capabilities: Capability[] = [
   videoPreviewCapability,
   cmsIntegrationCapability,
   contentFilterCapability,
+  feedImportCapability,
 ];

@@ -25,9 +25,12 @@ import { createFetchLimits, type FetchLimits } from './media/fetches.ts';
 import { createVideoRenderer } from './video/render.ts';
 import type { DeliveryRetryPolicy } from './webhooks/delivery.ts';
 import { loadVoiceCatalogue as loadCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
+import { createContentHandlers } from './content/handlers.ts';
+import { createFeedImportActivities } from './feedImports/activities.ts';
+import { createFeedRunner } from './feedImports/run.ts';
 import { createPageRenderer } from './extraction/browser.ts';
 import type { ExtractionStepDeps } from './extraction/activity.ts';
-import { enabledContentFiltersOf } from './contentFilters/readModel.ts';
+import { enabledFiltersOfProject } from './contentFilters/projectFilters.ts';
 
 export interface Infrastructure {
   events: EventStore;
@@ -155,18 +158,19 @@ export function fetchLimitsOf(config: Config): FetchLimits {
  * Extraction of pages for items created from a `source_url`: limits, the browser pool, and the project's content
  * filters from the read store (a worker without one extracts without filters).
  */
-export function extractionOf(config: Config, read?: ReadStore): ExtractionStepDeps {
+export function extractionOf(config: Config, events: EventStore): ExtractionStepDeps {
   return {
     limits: { maxBytes: config.EXTRACTION_MAX_BYTES, timeoutMs: config.EXTRACTION_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE },
     renderer: createPageRenderer({ concurrency: config.EXTRACTION_BROWSER_CONCURRENCY }),
-    filtersOf: async (projectId) => (read ? enabledContentFiltersOf(read, projectId) : []),
+    // From the event store, as posted bodies' filters are: every process that generates has it, not every one a read store.
+    filtersOf: (projectId) => enabledFiltersOfProject(events, projectId),
   };
 }
 
 /** The generation activities with their real dependencies (Piper, Kokoro, espeak-ng, ffmpeg, the event store). */
-export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue, log?: (message: string) => void, read?: ReadStore) {
+export function generationActivities(config: Config, events: EventStore, voices: VoiceCatalogue, log?: (message: string) => void) {
   return createGenerationActivities({
-    extraction: extractionOf(config, read),
+    extraction: extractionOf(config, events),
     events,
     voices,
     mediaDir: mediaDirOf(config),
@@ -201,9 +205,29 @@ export async function openWorkflowRunner(config: Config, events: EventStore, voi
     const { createTemporalRunner } = await import('./infrastructure/workflows/temporal.ts');
     return createTemporalRunner(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
   }
-  return createInProcessRunner(generationActivities(config, events, voices, log, read), deliveryActivities(config, events), log, {
+  return createInProcessRunner(generationActivities(config, events, voices, log), deliveryActivities(config, events), log, {
     interactive: config.GENERATION_CONCURRENCY,
     bulk: config.GENERATION_BULK_CONCURRENCY,
   });
 }
 
+
+/** How feeds are fetched: size, time and address limits. */
+export const feedLimitsOf = (config: Config) => ({ maxBytes: config.FEED_MAX_BYTES, timeoutMs: config.FEED_FETCH_TIMEOUT_MS, allowPrivate: config.FETCH_ALLOW_PRIVATE });
+
+/** Runs feed imports with the content commands of the REST API. */
+export const feedRunnerOf = (config: Config, events: EventStore, read: ReadStore, voices: VoiceCatalogue) =>
+  createFeedRunner({ events, read, content: createContentHandlers(events, voices), limits: feedLimitsOf(config), now: () => new Date() });
+
+/** The activity the Temporal schedule of feed imports fires (src/feedImports/temporalSchedule.ts). */
+export function feedImportActivities(config: Config, { events, read }: Pick<Infrastructure, 'events' | 'read'>, voices: VoiceCatalogue, log: (message: string) => void) {
+  return createFeedImportActivities({
+    events,
+    read,
+    content: createContentHandlers(events, voices),
+    limits: feedLimitsOf(config),
+    now: () => new Date(),
+    intervalMs: config.FEED_IMPORT_INTERVAL_S * 1000,
+    log,
+  });
+}

@@ -99,6 +99,12 @@ export const configSchema = z.object({
     .enum(['true', 'false'], { message: 'must be true or false' })
     .default('false')
     .transform((value) => value === 'true'),
+  /** Seconds between two runs of each enabled feed import (docs/feeds.md); tests shorten it. */
+  FEED_IMPORT_INTERVAL_S: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(600),
+  /** Largest feed document read. */
+  FEED_MAX_BYTES: positiveInt(10 * 1024 * 1024),
+  /** Time limit of one fetch of a feed, redirects and body included. */
+  FEED_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /** How long a projections lease term lasts unrenewed: the longest projections stand still after their leader dies. */
   PROJECTION_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   RATE_LIMIT_GET: positiveInt(100),

@@ -1,7 +1,7 @@
 // Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
 import 'reflect-metadata';
 import { loadConfig } from './config.ts';
-import { audioLimitsOf, deliveryRetryOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, videoRendererOf, webhookSettingsOf } from './composition.ts';
+import { audioLimitsOf, deliveryRetryOf, feedLimitsOf, feedRunnerOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, videoRendererOf, webhookSettingsOf } from './composition.ts';
 import { createGenerationReactor } from './generation/reactor.ts';
 import { createWebhookReactor } from './webhooks/reactor.ts';
 import { createPreviewReactor } from './pronunciation/preview.ts';
@@ -16,6 +16,7 @@ import { sharedCounter } from './http/sharedCounter.ts';
 import { bootstrapIfEmpty } from './organizations/bootstrap.ts';
 import { createLogger, logFunction } from './logging.ts';
 import { gracefulShutdown, within, SHUTDOWN_GRACE_MS } from './http/shutdown.ts';
+import { startFeedSchedule, type FeedSchedule } from './feedImports/schedule.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -107,6 +108,7 @@ const app = await createApp({
     maxBodyBytes: config.MAX_BODY_BYTES,
   },
   webhookSettings: webhookSettingsOf(config),
+  feedLimits: feedLimitsOf(config),
   now: () => new Date(),
   log,
   logger,
@@ -114,11 +116,27 @@ const app = await createApp({
   requestCounter,
 });
 handle = app.callback();
+// Feed imports run every FEED_IMPORT_INTERVAL_S: on Temporal by a Temporal schedule the worker serves; embedded, in
+// this process (every API process looks for due imports; each import's stream lets one of them run it).
+let feedSchedule: FeedSchedule | null = null;
+if (config.TEMPORAL_ADDRESS) {
+  const { ensureFeedSchedule } = await import('./feedImports/temporalSchedule.ts');
+  await ensureFeedSchedule(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE, config.FEED_IMPORT_INTERVAL_S * 1000);
+} else {
+  feedSchedule = startFeedSchedule({
+    read: infrastructure.read,
+    runner: feedRunnerOf(config, infrastructure.events, infrastructure.read, voices),
+    intervalMs: config.FEED_IMPORT_INTERVAL_S * 1000,
+    now: () => new Date(),
+    log,
+  });
+}
 log(`listening on http://127.0.0.1:${listeningPort}/v1`);
 
 shutdown.install(server, async () => {
   webhookReactor.close();
   requestCounter?.close();
+  if (feedSchedule) await within(feedSchedule.close(), SHUTDOWN_GRACE_MS);
   // Generations still running are left to the next start, which resumes every unfinished item.
   await within(workflows.close(), SHUTDOWN_GRACE_MS);
   // A projection held up by a store that does not answer must not keep the process from exiting.

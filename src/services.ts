@@ -13,6 +13,8 @@ import { createProjectHandlers } from './projects/handlers.ts';
 import { createWebhookHandlers, type WebhookSettings } from './webhooks/handlers.ts';
 import { createAdHandlers } from './ads/handlers.ts';
 import { createAccessTierHandlers } from './accessTiers/handlers.ts';
+import { createFeedImportHandlers } from './feedImports/handlers.ts';
+import type { FeedFetchLimits } from './feedImports/feed.ts';
 
 export interface AppDeps {
   events: EventStore;
@@ -31,6 +33,8 @@ export interface AppDeps {
   /** Requests per 60 s per key (`get`, `other`) and per client address on public routes; largest body in bytes. */
   limits: { get: number; other: number; publicPerAddress: number; maxBodyBytes: number };
   webhookSettings: WebhookSettings;
+  /** How feeds are fetched (FEED_MAX_BYTES, FEED_FETCH_TIMEOUT_MS, FETCH_ALLOW_PRIVATE). */
+  feedLimits: FeedFetchLimits;
   now: () => Date;
   log: (message: string) => void;
   /** Structured logs: one line per request, with its id (src/logging.ts). */
@@ -47,6 +51,7 @@ export type Services = AppDeps & {
   webhooks: ReturnType<typeof createWebhookHandlers>;
   ads: ReturnType<typeof createAdHandlers>;
   accessTiers: ReturnType<typeof createAccessTierHandlers>;
+  feedImports: ReturnType<typeof createFeedImportHandlers>;
 };
 
 /** The command handlers of every capability, over the given adapters. */
@@ -58,5 +63,6 @@ export function createServices(deps: AppDeps): Services {
     webhooks: createWebhookHandlers(deps.events, deps.webhookSettings, deps.now),
     ads: createAdHandlers(deps.events),
     accessTiers: createAccessTierHandlers(deps.events),
+    feedImports: createFeedImportHandlers(deps.events),
   };
 }

@@ -1,9 +1,9 @@
-// The Temporal worker of the production stack: runs the generation and webhook delivery workflows and their activities.
+// The Temporal worker of the production stack: runs the generation, webhook delivery and feed import workflows and their activities.
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from './config.ts';
-import { deliveryActivities, generationActivities, loadVoiceCatalogue, openEventStore, openReadStore } from './composition.ts';
+import { deliveryActivities, feedImportActivities, generationActivities, loadVoiceCatalogue, openInfrastructure } from './composition.ts';
 import { bulkTaskQueue } from './infrastructure/workflows/port.ts';
 
 const loaded = loadConfig(process.env);
@@ -17,15 +17,19 @@ if (!config.TEMPORAL_ADDRESS) {
   process.exit(1);
 }
 
-const events = await openEventStore(config);
-// The project's content filters, which extraction applies, are read from the shared read store (MongoDB in this stack).
-const read = config.MONGODB_URL ? await openReadStore(config) : undefined;
+const infrastructure = await openInfrastructure(config);
+const events = infrastructure.events;
 const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
 const bundle = path.join(import.meta.dirname, '../build/workflows.js');
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
 // Production images carry a prebuilt bundle (npm run build:workflows); a checkout bundles once at start.
 const workflowBundle = existsSync(bundle) ? { codePath: bundle } : await bundleWorkflowCode({ workflowsPath: path.join(import.meta.dirname, '../workflows/index.ts') });
-const activities = { ...generationActivities(config, events, await loadVoiceCatalogue(config, log), log, read), ...deliveryActivities(config, events) };
+const voices = await loadVoiceCatalogue(config, log);
+const activities = {
+  ...generationActivities(config, events, voices, log),
+  ...deliveryActivities(config, events),
+  ...feedImportActivities(config, infrastructure, voices, log),
+};
 // Two queues, one process: interactive work (new items, webhook deliveries) on TEMPORAL_TASK_QUEUE, and bulk work
 // (regenerations) on its own queue with GENERATION_BULK_CONCURRENCY activity slots, so that a backlog of it waits in
 // Temporal, never in front of a new item (docs/generation.md#queues-and-priorities).
@@ -45,7 +49,7 @@ const stop = () => workers.forEach((worker) => worker.shutdown());
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
 await Promise.all(workers.map((worker) => worker.run()));
-await events.close();
+await infrastructure.close();
 await connection.close();
 // Stopped and drained: nothing is left to do, whatever handle a library may still hold.
 process.exit(0);

@@ -1,10 +1,11 @@
-// Temporal workflow definitions (deterministic, no I/O): the generation lifecycle and the webhook delivery
-// lifecycle over proxied activities.
+// Temporal workflow definitions (deterministic, no I/O): the generation lifecycle, the webhook delivery lifecycle
+// and the scheduled feed imports, over proxied activities.
 import { patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { GenerationActivities, GenerationInput } from '../src/generation/lifecycle.ts';
 import { generationLifecycle, generationRetry } from '../src/generation/lifecycle.ts';
 import type { DeliveryActivities, DeliveryEnd, DeliveryInput } from '../src/webhooks/delivery.ts';
 import { deliveryLifecycle, deliveryRecordRetry } from '../src/webhooks/delivery.ts';
+import type { FeedImportActivities } from '../src/feedImports/activities.ts';
 
 const generationOptions = {
   startToCloseTimeout: '15 minutes',
@@ -55,4 +56,11 @@ const { abandonDelivery } = proxyActivities<DeliveryActivities>({
 export async function deliverWebhook(input: DeliveryInput): Promise<DeliveryEnd> {
   // Date.now and Math.random are Temporal's deterministic versions inside a workflow; sleep is a durable timer.
   return deliveryLifecycle({ attemptDelivery, abandonDelivery }, input, { sleep, now: Date.now, random: Math.random });
+}
+
+// Fired by the feed imports' schedule (src/feedImports/temporalSchedule.ts). Not retried: the next firing runs what is due.
+const { runDueFeedImports: runDue } = proxyActivities<FeedImportActivities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 1 } });
+
+export async function runDueFeedImports(): Promise<number> {
+  return runDue();
 }

@@ -50,6 +50,7 @@ export function buildOpenApiDocument() {
       { name: 'Speakers' },
       { name: 'Video' },
       { name: 'Audio' },
+      { name: 'Feed imports' },
       { name: 'Extraction' },
       { name: 'Integrations' },
     ],

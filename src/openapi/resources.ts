@@ -1,4 +1,5 @@
-// The project-owned resources of the OpenAPI document: webhooks, ads, access tiers, playlists and content filters.
+// The project-owned resources of the OpenAPI document: webhooks, ads, access tiers, playlists, content filters and feed
+// imports.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { createAccessTierSchema, updateAccessTierSchema } from '../accessTiers/commands.ts';
@@ -10,6 +11,8 @@ import { contentFilterWire } from '../contentFilters/wire.ts';
 import { playlistSchemas } from '../playlists/commands.ts';
 import { playlistWire } from '../playlists/wire.ts';
 import { webhookSchemas } from '../webhooks/commands.ts';
+import { createFeedImportSchema, updateFeedImportSchema } from '../feedImports/commands.ts';
+import { feedImportWire, feedTestWire, runCountsWire } from '../feedImports/wire.ts';
 import { createdWebhookWire, deliveryWire, pageQuery, webhookTestWire, webhookWire } from '../webhooks/wire.ts';
 import { actionErrors, API_KEY_SCHEME, idempotencyHeaders, json, jsonBody, linksTo, noContent, numericId, projectId, readErrors, writeErrors } from './registry.ts';
 
@@ -113,6 +116,29 @@ function registerWebhookExtras(registry: OpenAPIRegistry) {
   });
 }
 
+/** Running a feed import now, and trying an unsaved one. */
+function registerFeedImportExtras(registry: OpenAPIRegistry) {
+  const common = { tags: ['Feed imports'], security };
+  registry.registerPath({
+    ...common,
+    method: 'post',
+    path: '/projects/{project_id}/rss_feed_imports/{id}/run',
+    operationId: 'runFeedImport',
+    summary: 'Run the import now: answers what it did, which is also its last_run; 409 while another run of it is under way',
+    request: { params: memberParams, headers: idempotencyHeaders },
+    responses: { 200: json(runCountsWire, 'What the run did'), ...actionErrors() },
+  });
+  registry.registerPath({
+    ...common,
+    method: 'post',
+    path: '/projects/{project_id}/rss_feed_imports/test',
+    operationId: 'testFeedImport',
+    summary: 'Read the feed of an unsaved import and answer the entries it would import, creating nothing; a feed that cannot be read is a 422 at url',
+    request: { params: collectionParams, headers: idempotencyHeaders, body: jsonBody(createFeedImportSchema) },
+    responses: { 200: json(feedTestWire, 'The entries found'), ...writeErrors() },
+  });
+}
+
 export function registerProjectResources(registry: OpenAPIRegistry) {
   // The document describes the production rule: private and loopback webhook URLs are refused.
   const webhooks = webhookSchemas(false);
@@ -123,7 +149,10 @@ export function registerProjectResources(registry: OpenAPIRegistry) {
     { path: 'access_tiers', name: 'AccessTier', title: 'Access tiers', create: createAccessTierSchema, update: updateAccessTierSchema, answer: accessTierWire, deletable: false },
     { path: 'playlists', name: 'Playlist', title: 'Playlists', create: playlistSchemas.create, update: playlistSchemas.update, answer: playlistWire, deletable: true },
     { path: 'content_filters', name: 'ContentFilter', title: 'Content filters', create: createContentFilterSchema, update: updateContentFilterSchema, answer: contentFilterWire, deletable: true },
+    { path: 'rss_feed_imports', name: 'FeedImport', title: 'Feed imports', create: createFeedImportSchema, update: updateFeedImportSchema, answer: feedImportWire, deletable: true,
+      moreLinks: { RunFeedImport: 'runFeedImport' } },
   ];
   for (const resource of resources) registerResource(registry, resource);
   registerWebhookExtras(registry);
+  registerFeedImportExtras(registry);
 }

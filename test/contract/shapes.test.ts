@@ -134,7 +134,7 @@ describe('full answer shapes', () => {
     expect(changed.body.title).toEqual({ enabled: false, voice_id: null });
   });
 
-  it('answers webhooks, ads, access tiers and playlists with every field', async () => {
+  it('answers webhooks, ads, access tiers, playlists and feed imports with every field', async () => {
     const webhook = await server.request('POST', '/v1/projects/1/webhooks', { body: { url: 'https://hooks.example.com/audio' } });
     expect(keysOf(webhook.body)).toEqual([...WEBHOOK_FIELDS, 'secret'].sort());
     expect(keysOf((await server.request('GET', `/v1/projects/1/webhooks/${webhook.body.id}`)).body)).toEqual([...WEBHOOK_FIELDS].sort());
@@ -150,6 +150,12 @@ describe('full answer shapes', () => {
     const playlist = await server.request('POST', '/v1/projects/1/playlists', { body: { title: 'Morning' } });
     expect(keysOf(playlist.body)).toEqual(withAll(PLAYLIST_FIELDS));
     expect(playlist.body).toMatchObject({ image_url: null, source_url_prefix: null, content_ids: [], tags: [], authors: [] });
+
+    const feedImport = await server.request('POST', '/v1/projects/1/rss_feed_imports', { body: { url: 'https://news.example.com/feed/' } });
+    const FEED_IMPORT_FIELDS = ['id', 'url', 'enabled', 'field_map', 'fetch_full_article', 'publish', 'request_headers', 'last_run', 'created', 'updated'];
+    expect(keysOf(feedImport.body)).toEqual([...FEED_IMPORT_FIELDS].sort());
+    expect(keysOf(feedImport.body.field_map)).toEqual(['author', 'body', 'image_url', 'publish_date', 'source_id', 'source_url', 'summary', 'title']);
+    expect(keysOf((await server.request('GET', `/v1/projects/1/rss_feed_imports/${feedImport.body.id}`)).body)).toEqual([...FEED_IMPORT_FIELDS].sort());
   });
 
   it('answers the CMS integration with every field, before and after it is configured', async () => {

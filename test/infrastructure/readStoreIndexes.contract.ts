@@ -10,6 +10,7 @@ import { publishedItems } from '../../src/podcasts/readModel.ts';
 import { findProject, listProjects } from '../../src/projects/readModel.ts';
 import { PLAYLISTS, firstPlaylist, listPlaylists } from '../../src/playlists/readModel.ts';
 import { enabledAdsOf, listAds } from '../../src/ads/readModel.ts';
+import { enabledFeedImports, findFeedImport } from '../../src/feedImports/readModel.ts';
 import { listAccessTiers, resolveAccessTier } from '../../src/accessTiers/readModel.ts';
 import { enabledWebhooksOf, listDeliveries, listWebhooks, unfinishedDeliveries } from '../../src/webhooks/readModel.ts';
 import { findApiKey } from '../../src/organizations/readModel.ts';
@@ -101,6 +102,7 @@ const scenarios: [name: string, run: (read: ReadStore) => Promise<unknown>][] = 
       listWebhooks(read, 1, 0, 10),
       enabledWebhooksOf(read, 1),
     ])],
+  ['feed imports: one of a project, the enabled ones the schedule runs', async (read) => Promise.all([findFeedImport(read, 1, 3), enabledFeedImports(read)])],
   ['deliveries of a webhook, unfinished deliveries', async (read) => Promise.all([listDeliveries(read, 3, 0, 10), unfinishedDeliveries(read)])],
   ['API key', (read) => findApiKey(read, 'some-key')],
   ['pronunciation rules (each filter), rules awaiting a preview, speakers', async (read) =>
