@@ -40,6 +40,8 @@ function evolveView(item: ContentItemView, event: ContentEvent, revision: number
       const next: ContentItemView = Object.assign({}, item, viewFields(event.data.changes), { revision, updated: event.data.updated });
       return 'title' in event.data.changes || 'body' in event.data.changes ? { ...next, searchText: searchTextOf(next) } : next;
     }
+    case 'ContentSummarized':
+      return Object.assign({}, item, viewFields(event.data.changes), { revision, updated: event.data.summarized });
     case 'ContentDeleted':
       return null;
     case 'ContentRegenerationRequested':

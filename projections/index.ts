@@ -13,5 +13,8 @@ import { speakersProjection } from './speakers.ts';
 import { customVoicesProjection } from './voices.ts';
 import { videoTemplatesProjection } from './videoTemplates.ts';
 import { backgroundTracksProjection } from './backgroundTracks.ts';
+import { summaryTemplatesProjection } from './summaryTemplates.ts';
+import { summarizationSettingsProjection } from './summarizationSettings.ts';
 
-export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection];
+export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection,
+  summaryTemplatesProjection, summarizationSettingsProjection];

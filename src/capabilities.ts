@@ -16,6 +16,7 @@ import { speakerCapability } from './speakers/routes.ts';
 import { videoTemplateCapability } from './videoTemplates/routes.ts';
 import { backgroundTrackCapability } from './backgroundTracks/routes.ts';
 import { videoPreviewCapability } from './video/routes.ts';
+import { summaryCapability } from './summaries/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -34,4 +35,5 @@ export const capabilities: Capability[] = [
   videoTemplateCapability,
   backgroundTrackCapability,
   videoPreviewCapability,
+  summaryCapability,
 ];

@@ -20,6 +20,8 @@ import { fetchIntroOutro, loadMusic, productionOf, renderWithIntroOutro } from '
 import { renderItemVideos, type VideoDeps } from './videos.ts';
 import { VideoRenderError } from '../video/errors.ts';
 import { fetchedFiles, generationFetches, type FetchLimits } from '../media/fetches.ts';
+import type { Summarizer } from '../infrastructure/summarizer/port.ts';
+import { withCurrentSummary } from '../summaries/refresh.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects', 'unsupported-format', 'over-limit']);
@@ -35,6 +37,8 @@ export interface GenerationDeps extends RenderDeps {
   /** Where media files are written; they are served under /media/. */
   mediaDir: string;
   videos: VideoDeps;
+  /** Makes the AI script summaries an item is due (src/summaries/refresh.ts); none are made without it. */
+  summarizer?: Summarizer;
   now: () => Date;
   log?: (message: string) => void;
 }
@@ -90,8 +94,10 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
     },
 
     async generateMedia(input) {
-      const source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
-      if (source.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
+      const contentEvents = await deps.events.readStream(contentStream(input.contentId));
+      const current = contentSourceOf(contentEvents);
+      if (current.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
+      const source = await withCurrentSummary(deps, input.contentId, contentEvents, current);
       const projectEvents = await deps.events.readStream(projectStream(source.projectId));
       const project = projectSettingsOf(projectEvents);
       const plan = planOrRefuse(source, project, await projectCatalogue(deps.events, deps.voices, projectEvents));

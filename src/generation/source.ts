@@ -19,7 +19,7 @@ export function contentSourceOf(events: RecordedEvent[]): ContentSource {
   let fields = {} as ContentFields;
   for (const event of events as unknown as ContentEvent[]) {
     if (event.type === 'ContentCreated') fields = event.data.fields;
-    if (event.type === 'ContentUpdated') fields = { ...fields, ...event.data.changes };
+    if (event.type === 'ContentUpdated' || event.type === 'ContentSummarized') fields = { ...fields, ...event.data.changes };
   }
   return { state, contentType: state.contentType!, projectId: state.projectId!, fields };
 }

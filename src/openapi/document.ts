@@ -10,6 +10,7 @@ import { registerVoices } from './voices.ts';
 import { registerVideoTemplates } from './videoTemplates.ts';
 import { registerBackgroundTracks } from './backgroundTracks.ts';
 import { registerVideoPreviews } from './videoPreview.ts';
+import { registerSummaries } from './summaries.ts';
 
 export function buildOpenApiDocument() {
   const registry = createRegistry();
@@ -21,6 +22,7 @@ export function buildOpenApiDocument() {
   registerVideoTemplates(registry);
   registerBackgroundTracks(registry);
   registerVideoPreviews(registry);
+  registerSummaries(registry);
   registerPublicOperations(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -47,6 +49,7 @@ export function buildOpenApiDocument() {
       { name: 'Speakers' },
       { name: 'Video' },
       { name: 'Audio' },
+      { name: 'Summaries' },
     ],
   });
 }
