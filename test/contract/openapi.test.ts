@@ -62,7 +62,7 @@ describe('the OpenAPI document', () => {
     ajv.addSchema({ $id: 'doc.json', components: document.components });
     for (const name of Object.keys(document.components.schemas)) expect(() => ajv.getSchema(`doc.json#/components/schemas/${name}`), name).not.toThrow();
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(['ContentItem', 'Segment', 'MediaFile', 'Project', 'PlayerData', 'Webhook', 'Ad', 'AccessTier', 'Playlist', 'PodcastSettings', 'Voice', 'Language', 'Error']),
+      expect.arrayContaining(['ContentItem', 'Segment', 'MediaFile', 'Project', 'PlayerData', 'Webhook', 'Ad', 'AccessTier', 'Playlist', 'PodcastSettings', 'Voice', 'Language', 'ScriptTemplate', 'SummarizationSettings', 'Error']),
     );
   });
 });
