@@ -58,6 +58,8 @@ describe('the OpenAI-compatible summarizer', () => {
       [{ kind: 'raw', body: '<html>proxy error</html>' }, 502, 'not JSON'],
       [{ kind: 'raw', body: '{"choices":[]}' }, 502, 'choices[0].message.content'],
       [{ kind: 'summary', text: '   ' }, 502, 'empty summary'],
+      [{ kind: 'raw', body: `{"choices":[{"message":{"content":"${'word '.repeat(300_000)}"}}]}` }, 502, 'larger than 1048576 bytes'],
+      [{ kind: 'status', status: 302, body: '' }, 502, 'answered 302'],
     ];
     for (const [answer, status, message] of cases) {
       chat.answer = answer;
