@@ -97,7 +97,9 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
       const contentEvents = await deps.events.readStream(contentStream(input.contentId));
       const current = contentSourceOf(contentEvents);
       if (current.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
-      const source = await withCurrentSummary(deps, input.contentId, contentEvents, current);
+      // A summary due is made first (a generative summarizer may take up to its time limit): Temporal hears the worker meanwhile.
+      const summarizing = setInterval(heartbeat, 2_000);
+      const source = await withCurrentSummary(deps, input.contentId, contentEvents, current).finally(() => clearInterval(summarizing));
       const projectEvents = await deps.events.readStream(projectStream(source.projectId));
       const project = projectSettingsOf(projectEvents);
       const plan = planOrRefuse(source, project, await projectCatalogue(deps.events, deps.voices, projectEvents));
