@@ -24,6 +24,7 @@ const SERVER_INDEPENDENT = [
   'test/hostile/{mediaIntake,mediaLoad}.test.ts',
   // Pure: the CMS integration's decider and its reading of Ghost's and WordPress's payloads.
   'test/cmsIntegration/decider.test.ts',
+  'test/summaries/{extractive,decider}.test.ts',
 ];
 
 export default defineConfig({

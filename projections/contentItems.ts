@@ -54,6 +54,8 @@ function evolveView(item: ContentItemView, event: ContentEvent, revision: number
       const next: ContentItemView = Object.assign({}, item, filled, { revision, extractedNames: [...names] });
       return { ...next, searchText: searchTextOf(next) };
     }
+    case 'ContentSummarized':
+      return Object.assign({}, item, viewFields(event.data.changes), { revision, updated: event.data.summarized });
     case 'ContentDeleted':
       return null;
     case 'ContentRegenerationRequested':

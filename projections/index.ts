@@ -16,5 +16,7 @@ import { backgroundTracksProjection } from './backgroundTracks.ts';
 import { cmsIntegrationsProjection } from './cmsIntegrations.ts';
 import { contentFiltersProjection } from './contentFilters.ts';
 import { feedImportsProjection } from './feedImports.ts';
+import { summaryTemplatesProjection } from './summaryTemplates.ts';
+import { summarizationSettingsProjection } from './summarizationSettings.ts';
 
-export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection, contentFiltersProjection, cmsIntegrationsProjection, feedImportsProjection];
+export const allProjections: Projection[] = [organizationsProjection, projectsProjection, contentItemsProjection, webhooksProjection, adsProjection, accessTiersProjection, playlistsProjection, podcastsProjection, pronunciationRulesProjection, speakersProjection, customVoicesProjection, videoTemplatesProjection, backgroundTracksProjection, contentFiltersProjection, cmsIntegrationsProjection, feedImportsProjection, summaryTemplatesProjection, summarizationSettingsProjection];

@@ -19,6 +19,7 @@ import { videoPreviewCapability } from './video/routes.ts';
 import { cmsIntegrationCapability } from './cmsIntegration/routes.ts';
 import { contentFilterCapability } from './contentFilters/routes.ts';
 import { feedImportCapability } from './feedImports/routes.ts';
+import { summaryCapability } from './summaries/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -40,4 +41,5 @@ export const capabilities: Capability[] = [
   cmsIntegrationCapability,
   contentFilterCapability,
   feedImportCapability,
+  summaryCapability,
 ];

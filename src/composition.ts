@@ -24,6 +24,9 @@ import { createLimit } from './media/limit.ts';
 import { createFetchLimits, type FetchLimits } from './media/fetches.ts';
 import { createVideoRenderer } from './video/render.ts';
 import type { DeliveryRetryPolicy } from './webhooks/delivery.ts';
+import { routedSummarizer, type Summarizer } from './infrastructure/summarizer/port.ts';
+import { createExtractiveSummarizer } from './infrastructure/summarizer/extractive.ts';
+import { createOpenAiCompatibleSummarizer } from './infrastructure/summarizer/openaiCompatible.ts';
 import { loadVoiceCatalogue as loadCatalogue, type VoiceCatalogue } from './voices/catalogue.ts';
 import { createContentHandlers } from './content/handlers.ts';
 import { createFeedImportActivities } from './feedImports/activities.ts';
@@ -180,6 +183,7 @@ export function generationActivities(config: Config, events: EventStore, voices:
     audioLimits: audioLimitsOf(config),
     fetches: fetchLimitsOf(config),
     videos: { renderer: videoRendererOf(config), limit: createLimit(config.VIDEO_RENDER_CONCURRENCY), fetchedDir: path.join(config.DATA_DIR, 'fetched') },
+    summarizer: summarizerOf(config),
     now: () => new Date(),
     log,
   });
@@ -230,4 +234,17 @@ export function feedImportActivities(config: Config, { events, read }: Pick<Infr
     intervalMs: config.FEED_IMPORT_INTERVAL_S * 1000,
     log,
   });
+}
+
+/** Extractive summaries always; with SUMMARIZER_URL, the configured OpenAI-compatible model too, and by default. */
+export function summarizerOf(config: Config): Summarizer {
+  const extractive = createExtractiveSummarizer();
+  if (!config.SUMMARIZER_URL || !config.SUMMARIZER_MODEL) return routedSummarizer(extractive);
+  const generative = createOpenAiCompatibleSummarizer({
+    url: config.SUMMARIZER_URL,
+    model: config.SUMMARIZER_MODEL,
+    apiKey: config.SUMMARIZER_API_KEY,
+    timeoutMs: config.SUMMARIZER_TIMEOUT_MS,
+  });
+  return routedSummarizer(extractive, generative);
 }

@@ -115,6 +115,16 @@ export const configSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * An OpenAI-compatible chat-completions endpoint for AI script summaries (a hosted provider, or llama.cpp's server,
+   * Ollama, vLLM): its base URL (`.../v1`), the model it serves, and its key if it wants one. Unset, summaries are
+   * extractive (docs/summaries.md).
+   */
+  SUMMARIZER_URL: optionalUrl(/^(http|https):\/\//),
+  SUMMARIZER_MODEL: z.string().trim().max(200).optional().transform((value) => (value === '' ? undefined : value)),
+  SUMMARIZER_API_KEY: z.string().optional().transform((value) => (value === '' ? undefined : value)),
+  /** The longest one summary request to that endpoint may take. */
+  SUMMARIZER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   LOG_LEVEL: z.enum(logLevels, { message: `must be one of ${logLevels.join(', ')}` }).default('info'),
   /** Lets webhooks use http:// and reach loopback, private and link-local addresses: for local use and tests. */
   WEBHOOKS_ALLOW_PRIVATE: z
@@ -134,6 +144,9 @@ export type Config = z.infer<typeof configSchema>;
 /** Parses the environment; a bad value yields one line naming the variable and what is allowed. */
 export function loadConfig(env: NodeJS.ProcessEnv): { ok: true; config: Config } | { ok: false; message: string } {
   const parsed = configSchema.safeParse(env);
+  if (parsed.success && parsed.data.SUMMARIZER_URL && !parsed.data.SUMMARIZER_MODEL) {
+    return { ok: false, message: 'Invalid configuration: SUMMARIZER_MODEL must name the model SUMMARIZER_URL serves (got "")' };
+  }
   if (parsed.success) return { ok: true, config: parsed.data };
   const issue = parsed.error.issues[0]!;
   const name = String(issue.path[0] ?? 'environment');

@@ -1,7 +1,7 @@
 // Starts the service: configuration, adapters, projections, bootstrap, then the HTTP server.
 import 'reflect-metadata';
 import { loadConfig } from './config.ts';
-import { audioLimitsOf, deliveryRetryOf, feedLimitsOf, feedRunnerOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, synthesizerOf, videoRendererOf, webhookSettingsOf } from './composition.ts';
+import { audioLimitsOf, deliveryRetryOf, feedLimitsOf, feedRunnerOf, loadVoiceCatalogue, mediaDirOf, openInfrastructure, openWorkflowRunner, summarizerOf, synthesizerOf, videoRendererOf, webhookSettingsOf } from './composition.ts';
 import { createGenerationReactor } from './generation/reactor.ts';
 import { createWebhookReactor } from './webhooks/reactor.ts';
 import { createPreviewReactor } from './pronunciation/preview.ts';
@@ -109,6 +109,7 @@ const app = await createApp({
   },
   webhookSettings: webhookSettingsOf(config),
   feedLimits: feedLimitsOf(config),
+  summarizer: summarizerOf(config),
   now: () => new Date(),
   log,
   logger,

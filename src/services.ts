@@ -8,6 +8,7 @@ import type { VideoRenderer } from './video/port.ts';
 import type { AudioFetchLimits } from './media/fetchAudio.ts';
 import type { Logger } from './logging.ts';
 import type { RequestCounter } from './http/rateLimit.ts';
+import type { Summarizer } from './infrastructure/summarizer/port.ts';
 import { createContentHandlers } from './content/handlers.ts';
 import { createProjectHandlers } from './projects/handlers.ts';
 import { createWebhookHandlers, type WebhookSettings } from './webhooks/handlers.ts';
@@ -35,6 +36,8 @@ export interface AppDeps {
   webhookSettings: WebhookSettings;
   /** How feeds are fetched (FEED_MAX_BYTES, FEED_FETCH_TIMEOUT_MS, FETCH_ALLOW_PRIVATE). */
   feedLimits: FeedFetchLimits;
+  /** Writes AI script summaries: extractive, or the configured OpenAI-compatible model (src/infrastructure/summarizer/). */
+  summarizer: Summarizer;
   now: () => Date;
   log: (message: string) => void;
   /** Structured logs: one line per request, with its id (src/logging.ts). */

@@ -26,6 +26,7 @@ export type ContentCommand =
   | { kind: 'UpdateContent'; projectId: number; changes: Partial<ContentFields>; now: string }
   | { kind: 'DeleteContent'; projectId: number; now: string }
   | { kind: 'RegenerateContent'; projectId: number; now: string }
+  | { kind: 'SummarizeContent'; projectId: number; changes: Partial<ContentFields>; model: string; sourceDigest: string; regenerate: boolean; now: string }
   | { kind: 'StartProcessing'; generation: number; now: string }
   | { kind: 'StartStream'; generation: number; media: MediaFileRecord; now: string }
   | { kind: 'RecordExtraction'; generation: number; url: string; fields: ExtractedFields; now: string }
@@ -59,6 +60,8 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
       }
       case 'ContentDeleted':
         return { ...state, status: 'deleted' };
+      case 'ContentSummarized':
+        return state;
       case 'ContentRegenerationRequested':
         return { ...state, generation: event.data.generation, generationStatus: 'queued', liveAudio: null };
       case 'ContentProcessingStarted':
@@ -90,6 +93,13 @@ export const contentDecider: Decider<ContentState, ContentCommand, ContentEvent>
         const autoUpdates = command.changes.autoSegmentUpdatesEnabled ?? state.autoSegmentUpdates;
         const respoken = spokenFields.some((field) => field in command.changes);
         return autoUpdates && respoken ? [updated, regeneration(state, command.now)] : [updated];
+      }
+      case 'SummarizeContent': {
+        // A summary asked for is narrated at once; one made inside a generation is narrated by that generation.
+        if (state.status !== 'active' || state.projectId !== command.projectId) return notFound();
+        const { changes, model, sourceDigest, now } = command;
+        const summarized: ContentEvent = { type: 'ContentSummarized', data: { changes, model, sourceDigest, summarized: now } };
+        return command.regenerate ? [summarized, regeneration(state, now)] : [summarized];
       }
       case 'RegenerateContent':
         if (state.status !== 'active' || state.projectId !== command.projectId) return notFound();

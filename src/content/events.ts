@@ -10,6 +10,15 @@ export type ContentCreated = {
 };
 export type ContentUpdated = { type: 'ContentUpdated'; data: { changes: Partial<ContentFields>; updated: string } };
 export type ContentDeleted = { type: 'ContentDeleted'; data: { deleted: string } };
+/**
+ * An AI script summary became the item's summary: `changes` as in ContentUpdated (its `summary`, or its summary
+ * segments for a manual_segment item, `aiSummaryPrompt`, `summaryEnabled`), with the model that wrote it and a digest
+ * of the text it summarized (src/summaries/source.ts), which tells whether the text changed since.
+ */
+export type ContentSummarized = {
+  type: 'ContentSummarized';
+  data: { changes: Partial<ContentFields>; model: string; sourceDigest: string; summarized: string };
+};
 
 /** Generation N of an item's media; creation asks for generation 1, each regeneration for the next. */
 export type ContentRegenerationRequested = { type: 'ContentRegenerationRequested'; data: { generation: number; requested: string } };
@@ -57,6 +66,7 @@ export type ContentEvent =
   | ContentCreated
   | ContentUpdated
   | ContentDeleted
+  | ContentSummarized
   | ContentRegenerationRequested
   | ContentProcessingStarted
   | ContentStreamStarted

@@ -22,6 +22,8 @@ import { renderItemVideos, type VideoDeps } from './videos.ts';
 import { VideoRenderError } from '../video/errors.ts';
 import { fetchedFiles, generationFetches, type FetchLimits } from '../media/fetches.ts';
 import { extractForItem, needsExtraction, type ExtractionStepDeps } from '../extraction/activity.ts';
+import type { Summarizer } from '../infrastructure/summarizer/port.ts';
+import { withCurrentSummary } from '../summaries/refresh.ts';
 
 /** Failures no retry can change: the URL is malformed, or the outbound address rule refused it or a redirect. */
 const PERMANENT_MEDIA_FAILURES = new Set<MediaFailure>(['bad-url', 'refused', 'redirects', 'unsupported-format', 'over-limit']);
@@ -39,6 +41,8 @@ export interface GenerationDeps extends RenderDeps {
   videos: VideoDeps;
   /** Pages of items created from a `source_url` (src/extraction/); absent, such items are skipped for lack of text. */
   extraction?: ExtractionStepDeps;
+  /** Makes the AI script summaries an item is due (src/summaries/refresh.ts); none are made without it. */
+  summarizer?: Summarizer;
   now: () => Date;
   log?: (message: string) => void;
 }
@@ -94,14 +98,22 @@ export function createGenerationActivities(deps: GenerationDeps): GenerationActi
     },
 
     async generateMedia(input) {
-      let source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
-      if (source.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
-      const projectEvents = await deps.events.readStream(projectStream(source.projectId));
-      if (deps.extraction && needsExtraction(source, input.generation)) {
-        const { url, fields } = await extractForItem(source, projectEvents, deps.extraction);
-        await decide(input, { kind: 'RecordExtraction', generation: input.generation, url, fields, now: now() });
-        source = contentSourceOf(await deps.events.readStream(contentStream(input.contentId)));
-      }
+      let contentEvents = await deps.events.readStream(contentStream(input.contentId));
+      let current = contentSourceOf(contentEvents);
+      if (current.state.status !== 'active') throw ApplicationFailure.nonRetryable('the item was deleted');
+      const projectEvents = await deps.events.readStream(projectStream(current.projectId));
+      // The page is extracted, then a summary due is made of its text (a page rendered with JavaScript and a generative
+      // summarizer may each take up to their time limits): Temporal hears the worker meanwhile.
+      const preparing = setInterval(heartbeat, 2_000);
+      const source = await (async () => {
+        if (deps.extraction && needsExtraction(current, input.generation)) {
+          const { url, fields } = await extractForItem(current, projectEvents, deps.extraction);
+          await decide(input, { kind: 'RecordExtraction', generation: input.generation, url, fields, now: now() });
+          contentEvents = await deps.events.readStream(contentStream(input.contentId));
+          current = contentSourceOf(contentEvents);
+        }
+        return withCurrentSummary(deps, input.contentId, contentEvents, current);
+      })().finally(() => clearInterval(preparing));
       const project = projectSettingsOf(projectEvents);
       // The filters as they are now: one added after the item was created applies at its next generation.
       const filters = await enabledFiltersOfProject(deps.events, source.projectId);

@@ -26,7 +26,7 @@ export function contentSourceOf(events: RecordedEvent[]): ContentSource {
   let extractedGeneration = 0;
   for (const event of events as unknown as ContentEvent[]) {
     if (event.type === 'ContentCreated') fields = event.data.fields;
-    if (event.type === 'ContentUpdated') fields = { ...fields, ...event.data.changes };
+    if (event.type === 'ContentUpdated' || event.type === 'ContentSummarized') fields = { ...fields, ...event.data.changes };
     if (event.type === 'ContentExtracted') {
       fromPage = event.data.fields;
       extractedGeneration = event.data.generation;

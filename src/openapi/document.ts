@@ -11,6 +11,7 @@ import { registerVideoTemplates } from './videoTemplates.ts';
 import { registerBackgroundTracks } from './backgroundTracks.ts';
 import { registerVideoPreviews } from './videoPreview.ts';
 import { registerCmsIntegration } from './cmsIntegration.ts';
+import { registerSummaries } from './summaries.ts';
 
 export function buildOpenApiDocument() {
   const registry = createRegistry();
@@ -23,6 +24,7 @@ export function buildOpenApiDocument() {
   registerBackgroundTracks(registry);
   registerVideoPreviews(registry);
   registerCmsIntegration(registry);
+  registerSummaries(registry);
   registerPublicOperations(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -53,6 +55,7 @@ export function buildOpenApiDocument() {
       { name: 'Feed imports' },
       { name: 'Extraction' },
       { name: 'Integrations' },
+      { name: 'Summaries' },
     ],
   });
 }

@@ -26,6 +26,8 @@ const errorReasons = {
   415: 'Body is not `application/json`',
   422: 'Invalid parameters or body: one entry per field in `errors`',
   429: 'Too many requests: wait for `Retry-After` seconds',
+  502: 'A service the request needed (the summarizer) failed or answered something unusable: nothing was changed',
+  504: 'A service the request needed (the summarizer) did not answer in time: nothing was changed',
   507: 'Storage full: nothing was written',
 } as const;
 export type ErrorStatus = keyof typeof errorReasons;

@@ -1,5 +1,6 @@
 // Errors as values with a kind; mapped to HTTP and GraphQL in one place each.
-export type ErrorKind = 'Invalid' | 'NotFound' | 'Conflict' | 'Unauthorized' | 'Forbidden' | 'BadRequest' | 'TooLarge';
+/** `BadGateway` and `GatewayTimeout`: a service the request needed (a summarizer) failed or did not answer in time. */
+export type ErrorKind = 'Invalid' | 'NotFound' | 'Conflict' | 'Unauthorized' | 'Forbidden' | 'BadRequest' | 'TooLarge' | 'BadGateway' | 'GatewayTimeout';
 
 export interface FieldError {
   location: string;
@@ -30,4 +31,6 @@ export const httpStatusOf: Record<ErrorKind, number> = {
   Conflict: 409,
   Invalid: 422,
   TooLarge: 413,
+  BadGateway: 502,
+  GatewayTimeout: 504,
 };

@@ -65,7 +65,7 @@ describe('the OpenAPI document', () => {
     ajv.addSchema({ $id: 'doc.json', components: document.components });
     for (const name of Object.keys(document.components.schemas)) expect(() => ajv.getSchema(`doc.json#/components/schemas/${name}`), name).not.toThrow();
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(['ContentItem', 'Segment', 'MediaFile', 'Project', 'PlayerData', 'Webhook', 'Ad', 'AccessTier', 'Playlist', 'ContentFilter', 'PodcastSettings', 'Voice', 'Language', 'Error', 'CmsIntegration']),
+      expect.arrayContaining(['ContentItem', 'Segment', 'MediaFile', 'Project', 'PlayerData', 'Webhook', 'Ad', 'AccessTier', 'Playlist', 'ContentFilter', 'PodcastSettings', 'Voice', 'Language', 'Error', 'CmsIntegration', 'ScriptTemplate', 'SummarizationSettings']),
     );
   });
 });

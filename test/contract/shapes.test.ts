@@ -37,6 +37,9 @@ const PLAYER_SETTINGS_FIELDS = [
   'outro_playback_mode', 'analytics_uuid_enabled', 'analytics_custom_url', 'analytics_tag',
 ];
 
+const SCRIPT_TEMPLATE_FIELDS = ['id', 'slug', 'name', 'prompt', 'model', 'temperature', 'limit_token_usage', 'created', 'updated'];
+const SUMMARIZATION_SETTINGS_FIELDS = ['enabled', 'model', 'prompt', 'temperature', 'limit_token_usage', 'template'];
+
 const keysOf = (value: object) => Object.keys(value).sort();
 const withAll = (fields: string[]) => expect.arrayContaining(fields);
 
@@ -132,6 +135,19 @@ describe('full answer shapes', () => {
     expect(reply.body.title).toEqual({ enabled: true, voice_id: null });
     const changed = await server.request('PUT', `/v1/projects/${reply.body.id}`, { body: { title: { enabled: false } } });
     expect(changed.body.title).toEqual({ enabled: false, voice_id: null });
+  });
+
+  it('answers script templates and summarization settings with every field, unset ones null', async () => {
+    const template = await server.request('POST', '/v1/summarization_settings_templates', { body: { name: 'Shapes' } });
+    expect(keysOf(template.body)).toEqual([...SCRIPT_TEMPLATE_FIELDS].sort());
+    expect(template.body).toMatchObject({ prompt: null, model: null, temperature: null, limit_token_usage: null });
+    expect((await server.request('GET', '/v1/summarization_settings_templates')).body.map(keysOf)).toContainEqual(['id', 'name', 'slug']);
+    const settings = await server.request('GET', '/v1/projects/1/summarization_settings');
+    expect(keysOf(settings.body)).toEqual([...SUMMARIZATION_SETTINGS_FIELDS, 'models'].sort());
+    expect(settings.body).toMatchObject({ model: null, prompt: null, temperature: null, limit_token_usage: null, template: null });
+    const item = await server.request('POST', '/v1/projects/1/content', { body: { body: '<p>The river rose overnight. The bridge is closed.</p>' } });
+    const summary = await server.request('POST', `/v1/projects/1/content/${item.body.id}/summarize`);
+    for (const segment of summary.body) expect(keysOf(segment)).toEqual([...SEGMENT_FIELDS].sort());
   });
 
   it('answers webhooks, ads, access tiers, playlists and feed imports with every field', async () => {
