@@ -213,6 +213,13 @@ describe('refused uploads leave no item and no file', () => {
     const reply = await refusedLeavingNothing(() => upload({ title: 'Bad flag', published: 'maybe', source_id: 'upload-1' }, { path: path.join(scratch, 'interview.mp3') }));
     expect(reply.status).toBe(422);
     expect(reply.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ location: 'published' })]));
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const hostile = await refusedLeavingNothing(() => upload({ title: 'Hostile\u0000', metadata: `{"a":${deep}}`, tags: '{"__proto__":{"x":1}}' }, { path: path.join(scratch, 'interview.mp3') }));
+    expect(hostile.status).toBe(422);
+    expect(hostile.body.errors).toEqual([{ location: expect.stringMatching(/^metadata\.a(\.0)+$/), message: 'must not nest more than 32 levels deep' }]);
+    const poisoned = await refusedLeavingNothing(() => upload({ title: 'Hostile\u0000', tags: '{"__proto__":{"x":1}}' }, { path: path.join(scratch, 'interview.mp3') }));
+    expect(poisoned.status).toBe(422);
+    expect(poisoned.body.errors.map((error: any) => error.location).sort()).toEqual(['tags.__proto__', 'title']);
     const taken = await refusedLeavingNothing(() => upload({ title: 'Same source id', source_id: 'upload-1' }, { path: path.join(scratch, 'interview.mp3') }));
     expect(taken.status).toBe(422);
     expect(taken.body.errors).toEqual([{ location: 'source_id', message: 'has already been taken' }]);
