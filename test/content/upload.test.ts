@@ -1,5 +1,6 @@
 // POST /v1/projects/{p}/content/upload: an `audio_upload` item from an uploaded recording, streamed to the media folder,
-// admitted by the media intake and narrated as the item's audio. Refused or cut-off uploads leave no item and no file.
+// admitted by the media intake and narrated as the item's audio. Refused (not audio, a playlist named .mp3, six hours of
+// FLAC silence, too large, malformed) or cut-off uploads leave no item and no file.
 import { createReadStream, openAsBlob } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -160,6 +161,21 @@ describe('refused uploads leave no item and no file', () => {
     expect(reply.status).toBe(422);
     expect(reply.body).toMatchObject({ code: 422, errors: [{ location: 'file', message: expect.stringMatching(/the uploaded file is not an audio format allowed here/) }] });
   });
+
+  it('answers 422 at `file` for a playlist or a list named as audio, and for six hours of FLAC silence in a few MB', async () => {
+    const sentinel = path.join(scratch, 'interview.mp3');
+    const playlist = ['#EXTM3U', '#EXT-X-TARGETDURATION:5', '#EXTINF:5.0,', `file:${sentinel}`, '#EXT-X-ENDLIST', ''].join('\n');
+    const concat = ['ffconcat version 1.0', `file '${sentinel}'`, ''].join('\n');
+    for (const [name, text] of [['x.mp3', playlist], ['list.mp3', concat]] as const) {
+      const reply = await refusedLeavingNothing(() => upload({ title: 'Playlist' }, { bytes: Buffer.from(text), name }));
+      expect(reply.status).toBe(422);
+      expect(reply.body.errors).toEqual([{ location: 'file', message: expect.stringMatching(/the uploaded file is not an audio format allowed here/) }]);
+    }
+    const silence = await made('six-hours.flac', ['-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono', '-t', String(6 * 3600), '-c:a', 'flac']);
+    const long = await refusedLeavingNothing(() => upload({ title: 'Six hours' }, { path: silence }));
+    expect(long.status).toBe(422);
+    expect(long.body.errors).toEqual([{ location: 'file', message: expect.stringMatching(/the uploaded file plays 360 min, longer than the 30 min allowed/) }]);
+  }, 60_000);
 
   it('answers 422 at `file` for audio that cannot be decoded', async () => {
     const real = await readFile(path.join(scratch, 'interview.mp3'));
