@@ -15,8 +15,9 @@ import { backgroundTrackStream } from './events.ts';
 import { createBackgroundTrackHandlers } from './handlers.ts';
 import { findBackgroundTrack, listBackgroundTracks, visibleTo, type BackgroundTrackView } from './readModel.ts';
 import { backgroundTrackToWire } from './wire.ts';
-import { admitUpload } from './probe.ts';
-import { bodyOf, discard, receiveUpload } from './upload.ts';
+import { admitUpload } from '../media/admitUpload.ts';
+import { discard } from '../http/upload.ts';
+import { bodyOf, receiveUpload } from './upload.ts';
 
 export type BackgroundTrackActions = ReturnType<typeof backgroundTrackActions>;
 

@@ -1,4 +1,5 @@
 // Content use cases shared by the REST routes and the GraphQL resolvers; answers are wire-shaped.
+import path from 'node:path';
 import type { Context } from 'koa';
 import type { Services } from '../services.ts';
 import { reachableProject } from '../http/auth.ts';
@@ -7,16 +8,20 @@ import { notFound } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { batchDeleteSchema } from './commands.ts';
 import { findContent, listContent, type ContentItemView } from './readModel.ts';
-import { contentToWire, parseListQuery, type Detail } from './wire.ts';
+import { contentToWire, detailQuery, parseListQuery, type Detail } from './wire.ts';
 import { contentStream } from './events.ts';
 import { contentItemsProjection } from '../../projections/contentItems.ts';
 import { readAfterWrite } from '../../projections/inMemory.ts';
 import { checkVideoTemplateReference } from '../videoTemplates/reference.ts';
 import { backgroundTrackOf, checkBackgroundTrackReference } from '../backgroundTracks/reference.ts';
+import { dropBody } from '../http/multipart.ts';
+import { discard, receiveUpload } from '../http/upload.ts';
+import { admitUpload } from '../media/admitUpload.ts';
+import { formBody, uploadForm } from './upload.ts';
 
 export type ContentActions = ReturnType<typeof contentActions>;
 
-export function contentActions({ events, read, runner, content, now, publicBaseUrl }: Services) {
+export function contentActions({ events, read, runner, content, now, publicBaseUrl, mediaDir, audioLimits }: Services) {
   const existing = async (projectId: number, ref: string): Promise<ContentItemView> => {
     const item = await findContent(read, projectId, ref);
     if (!item) throw notFound();
@@ -47,6 +52,36 @@ export function contentActions({ events, read, runner, content, now, publicBaseU
       await checkReferences(project, body);
       const { contentId, position } = await content.create(project.id, body, now());
       return afterWrite(ctx, project.id, contentId, position, detail);
+    },
+
+    /**
+     * An `audio_upload` item from an uploaded recording: kept under the media folder once the media intake admitted it
+     * (named by us, with its sniffed format's extension), served at the item's `audio_url`. A refused upload keeps no
+     * file and creates no item.
+     */
+    async upload(ctx: Context, projectRef: string | undefined, query: Record<string, unknown>) {
+      let project: Awaited<ReturnType<typeof reachableProject>>;
+      let detail: Detail;
+      try {
+        project = await reachableProject(ctx, read, projectRef);
+        detail = parseOrThrow(detailQuery, query, 'Invalid query parameters');
+      } catch (error) {
+        dropBody(ctx);
+        throw error;
+      }
+      const upload = await receiveUpload(ctx, mediaDir, uploadForm(audioLimits.maxBytes));
+      let kept = upload.file;
+      try {
+        const body = formBody(upload.fields);
+        await checkReferences(project, body);
+        const { extension } = await admitUpload(path.join(mediaDir, upload.file), audioLimits);
+        kept = `${upload.file}.${extension}`;
+        const { contentId, position } = await content.createUploaded(project.id, body, { audioUrl: `${baseUrl(ctx)}/media/${kept}`, audioFile: kept }, now());
+        return await afterWrite(ctx, project.id, contentId, position, detail);
+      } catch (error) {
+        await discard(mediaDir, { file: kept });
+        throw error;
+      }
     },
 
     async list(ctx: Context, projectRef: string | undefined, query: Record<string, unknown>) {

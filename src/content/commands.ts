@@ -131,6 +131,12 @@ export const createContentSchemas = {
   audio_upload: z.object({ ...common, ...typeSpecific.audio_upload }),
 };
 
+/**
+ * The fields of `POST …/content/upload` beside its `file`: an `audio_upload` item's, without `audio_url` (the upload
+ * is the audio). Form fields arrive as text; src/content/upload.ts reads each as this schema expects it.
+ */
+export const uploadContentSchema = createContentSchemas.audio_upload.omit({ audio_url: true });
+
 export const updateContentSchemas = {
   auto_segment: z.object({ ...common, ...typeSpecific.auto_segment }).partial(),
   manual_segment: createContentSchemas.manual_segment.partial(),
@@ -141,6 +147,11 @@ export type ContentWireFields = z.infer<(typeof createContentSchemas)[ContentTyp
   body?: string;
   segments?: z.infer<typeof segment>[];
   audio_url?: string;
+  /**
+   * An uploaded recording's file under the media folder (`uploads/<uuid>.<extension>`), read from there by the
+   * generation; set only by an upload, never from a client's body, and dropped when `audio_url` is changed.
+   */
+  audio_file?: string | null;
 };
 export type SegmentInput = z.infer<typeof segment>;
 

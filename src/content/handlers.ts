@@ -8,7 +8,7 @@ import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import type { VoiceCatalogue } from '../voices/catalogue.ts';
 import { catalogueOfProject } from '../voices/custom.ts';
 import { unknownAccessTiers } from '../accessTiers/handlers.ts';
-import { contentTypes, createContentSchemas, updateContentSchemas, type ContentType } from './commands.ts';
+import { contentTypes, createContentSchemas, updateContentSchemas, uploadContentSchema, type ContentType } from './commands.ts';
 import { CLAIM_GRACE_MS, contentDecider, sourceIdDecider } from './decider.ts';
 import { contentStream, type ContentFields } from './events.ts';
 
@@ -17,6 +17,8 @@ export const sourceIdStream = (projectId: number, sourceId: string) =>
 
 export interface ContentHandlers {
   create(projectId: number, body: unknown, now: Date): Promise<{ contentId: string; position: number }>;
+  /** An `audio_upload` item whose audio is a file already kept under the media folder (src/content/upload.ts). */
+  createUploaded(projectId: number, body: unknown, upload: { audioUrl: string; audioFile: string }, now: Date): Promise<{ contentId: string; position: number }>;
   update(projectId: number, contentId: string, contentType: ContentType, body: unknown, now: Date): Promise<number>;
   remove(projectId: number, contentId: string, now: Date): Promise<number>;
   regenerate(projectId: number, contentId: string, now: Date): Promise<number>;
@@ -59,21 +61,29 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
   const release = (projectId: number, sourceId: string, contentId: string) =>
     handleCommand(store, sourceIdStream(projectId, sourceId), sourceIdDecider, { kind: 'ReleaseSourceId', contentId });
 
+  /** Every create ends here, its fields parsed from the body of its door. */
+  const create = async (projectId: number, contentType: ContentType, fields: ContentFields, now: Date) => {
+    checkLanguages(fields);
+    await checkVoices(projectId, fields);
+    await checkAccessTiers(projectId, fields);
+    const contentId = randomUUID();
+    const at = now.toISOString();
+    if (fields.sourceId) await claim(projectId, fields.sourceId, contentId, at);
+    const previewToken = randomBytes(18).toString('base64url');
+    const command = { kind: 'CreateContent', contentId, projectId, contentType, fields, previewToken, now: at } as const;
+    const { position } = await handleCommand(store, contentStream(contentId), contentDecider, command);
+    return { contentId, position };
+  };
+
   return {
     async create(projectId, body, now) {
       const contentType = typeOf(body);
-      const wire = parseOrThrow(createContentSchemas[contentType], body);
-      const fields = camelKeys<ContentFields>(wire);
-      checkLanguages(fields);
-      await checkVoices(projectId, fields);
-      await checkAccessTiers(projectId, fields);
-      const contentId = randomUUID();
-      const at = now.toISOString();
-      if (fields.sourceId) await claim(projectId, fields.sourceId, contentId, at);
-      const previewToken = randomBytes(18).toString('base64url');
-      const command = { kind: 'CreateContent', contentId, projectId, contentType, fields, previewToken, now: at } as const;
-      const { position } = await handleCommand(store, contentStream(contentId), contentDecider, command);
-      return { contentId, position };
+      return create(projectId, contentType, camelKeys<ContentFields>(parseOrThrow(createContentSchemas[contentType], body)), now);
+    },
+
+    async createUploaded(projectId, body, upload, now) {
+      const fields = camelKeys<ContentFields>(parseOrThrow(uploadContentSchema, body));
+      return create(projectId, 'audio_upload', { ...fields, ...upload }, now);
     },
 
     async update(projectId, contentId, contentType, body, now) {
@@ -82,6 +92,8 @@ export function createContentHandlers(store: EventStore, voices: VoiceCatalogue)
       }
       const wire = parseOrThrow(updateContentSchemas[contentType], body);
       const changes = camelKeys<Partial<ContentFields>>(wire);
+      // A recording named by URL replaces an uploaded one.
+      if (changes.audioUrl) changes.audioFile = null;
       checkLanguages(changes);
       await checkVoices(projectId, changes);
       await checkAccessTiers(projectId, changes);

@@ -1,4 +1,4 @@
-// The /v1 content routes: create, list, get, update, delete, batch delete.
+// The /v1 content routes: create, upload, list, get, update, delete, batch delete.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { rawQuery } from '../http/query.ts';
@@ -12,6 +12,11 @@ const detailOf = (ctx: Context) => parseOrThrow(detailQuery, rawQuery(ctx), 'Inv
 export function contentRoutes(router: Router, content: ContentActions) {
   router.post('/projects/:projectId/content', async (ctx) => {
     ctx.body = await content.create(ctx, ctx.params.projectId, ctx.request.body, detailOf(ctx));
+    ctx.status = 201;
+  });
+
+  router.post('/projects/:projectId/content/upload', async (ctx) => {
+    ctx.body = await content.upload(ctx, ctx.params.projectId, rawQuery(ctx));
     ctx.status = 201;
   });
 

@@ -11,6 +11,8 @@ export interface PlannedSegment {
   content_type: 'text' | 'audio' | 'image' | 'video';
   text: string | null;
   audio_url: string | null;
+  /** An uploaded recording, under the media folder: read from there instead of fetching `audio_url`. */
+  audio_file?: string | null;
   image_url: string | null;
   video_url: string | null;
   marker: string | null;
@@ -109,7 +111,7 @@ export function planGeneration(source: ContentSource, project: ProjectSettings, 
     }
     case 'audio_upload':
       return {
-        article: [{ section: 'body', content_type: 'audio', text: null, audio_url: fields.audioUrl ?? null, image_url: null, video_url: null, marker: null, xpath: null, md5: null, voice: null }],
+        article: [{ section: 'body', content_type: 'audio', text: null, audio_url: fields.audioUrl ?? null, audio_file: fields.audioFile ?? null, image_url: null, video_url: null, marker: null, xpath: null, md5: null, voice: null }],
         summary: [],
       };
   }

@@ -1,7 +1,7 @@
 // Turns a planned variant (article or summary) into audio files and timed segments.
 import path from 'node:path';
 import { startAssembly, type Assembly, type AssemblyOptions } from '../media/assemble.ts';
-import { fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
+import { decodeKept, fetchAudio, type AudioFetchLimits } from '../media/fetchAudio.ts';
 import type { Synthesizer, WordTiming } from '../media/synthesizer.ts';
 import type { FetchedFiles } from '../media/fetches.ts';
 import type { Limit } from '../media/limit.ts';
@@ -25,6 +25,8 @@ export interface RenderDeps {
   fetchLimit?: Limit;
   /** The item's downloads, kept for a retried try (src/media/fetches.ts). */
   fetched?: FetchedFiles;
+  /** Where uploaded recordings are kept (a segment's `audio_file` is under it). */
+  mediaDir: string;
 }
 
 export interface RenderedVariant {
@@ -95,7 +97,11 @@ function partsOf(plan: PlannedSegment[], dir: string, deps: RenderDeps): { parts
         wavPath,
         characters: 0,
         make: async () => {
-          const fetch = () => fetchAudio(url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate, fetched: deps.fetched });
+          const kept = segment.audio_file ? path.join(deps.mediaDir, segment.audio_file) : null;
+          const fetch = () =>
+            kept
+              ? decodeKept(kept, 'the uploaded file', wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate })
+              : fetchAudio(url, wavPath, { ...deps.audioLimits, sampleRate: deps.sampleRate, fetched: deps.fetched });
           return { durationMs: (await (deps.fetchLimit ? deps.fetchLimit(fetch) : fetch())).durationMs, words: [] };
         },
       });

@@ -26,10 +26,13 @@ export const MAX_FREE_FORM_ENTRIES = 1000;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * The routes that take a multipart/form-data body, whose handlers read it themselves within the audio size limit: a
- * background track's audio, straight to a file (src/backgroundTracks/upload.ts), and voice cloning's recordings,
- * read and dropped before its 422 (src/voices/clone.ts).
+ * background track's audio and a content item's recording, straight to a file (src/http/upload.ts), and voice
+ * cloning's recordings, read and dropped before its 422 (src/voices/clone.ts).
  */
 const MULTIPART_ROUTES = new Set(['POST /v1/background_tracks', 'POST /v1/organization/voices/clone']);
+/** Routes that take nothing but multipart/form-data: another body is refused, unread. */
+const MULTIPART_ONLY = /^\/v1\/projects\/[^/]+\/content\/upload$/;
+const takesMultipart = (ctx: Context) => MULTIPART_ROUTES.has(`${ctx.method} ${ctx.path}`) || (ctx.method === 'POST' && MULTIPART_ONLY.test(ctx.path));
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Like the body parser it replaces: only an object or an array at the top. */
 const OBJECT_OR_ARRAY = /^[\x20\t\n\r]*[[{]/;
@@ -44,7 +47,12 @@ export function jsonBodies(limits: BodyLimits) {
       ctx.request.body = {};
       return next();
     }
-    if (MULTIPART_ROUTES.has(`${ctx.method} ${ctx.path}`) && ctx.request.is('multipart/form-data')) return next();
+    if (takesMultipart(ctx) && ctx.request.is('multipart/form-data')) return next();
+    if (ctx.method === 'POST' && MULTIPART_ONLY.test(ctx.path)) {
+      ctx.res.shouldKeepAlive = true;
+      ctx.req.resume();
+      return sendError(ctx, 415, 'Unsupported Media Type: send the recording as multipart/form-data, in a part named "file"');
+    }
     const charset = ctx.request.charset.toLowerCase();
     if (!ctx.request.is('json', '+json') || (charset !== '' && charset !== 'utf-8' && charset !== 'utf8')) {
       return sendError(ctx, 415, 'Unsupported Media Type: send the body as application/json in UTF-8');

@@ -13,8 +13,7 @@ export const MAX_MULTIPART_OVERHEAD = 64 * 1024;
  */
 export function multipartParser(ctx: Context, bound: number, limits: busboy.Limits, tooLarge: () => AppError): busboy.Busboy {
   if (Number(ctx.get('content-length')) > bound) {
-    ctx.res.shouldKeepAlive = true;
-    ctx.req.resume();
+    dropBody(ctx);
     throw tooLarge();
   }
   try {
@@ -22,4 +21,10 @@ export function multipartParser(ctx: Context, bound: number, limits: busboy.Limi
   } catch (error) {
     throw new AppError('BadRequest', `Malformed multipart body: ${(error as Error).message}`);
   }
+}
+
+/** What the client is still sending is read and dropped, so that it reads the answer given before its body was read. */
+export function dropBody(ctx: Context) {
+  ctx.res.shouldKeepAlive = true;
+  ctx.req.resume();
 }

@@ -51,6 +51,13 @@ export async function fetchAudio(url: string, wavPath: string, options: FetchAud
   }
 }
 
+/** The same for a file the service keeps (an uploaded recording, admitted on upload): decoded, nothing fetched; `name` names it in messages. */
+export async function decodeKept(file: string, name: string, wavPath: string, options: Pick<FetchAudioOptions, 'sampleRate' | 'timeoutMs' | 'maxDurationMs'>): Promise<FetchedAudio> {
+  await decode(file, wavPath, options.sampleRate, options.timeoutMs, name, options.maxDurationMs);
+  const samples = await wavSampleCount(wavPath, name);
+  return { wavPath, sampleRate: options.sampleRate, samples, durationMs: (samples * 1000) / options.sampleRate };
+}
+
 /** Writes `path` whole or not at all (renamed into place once complete), so a cut download is never taken for the file. */
 async function download(url: string, path: string, { maxBytes, timeoutMs, allowPrivate }: AudioFetchLimits): Promise<void> {
   const partial = `${path}.part`;

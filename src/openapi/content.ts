@@ -1,7 +1,8 @@
 // The content operations of the OpenAPI document: request schemas from src/content/commands.ts, answers from its wire.ts.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { batchDeleteSchema, createContentSchemas, updateContentSchemas } from '../content/commands.ts';
+import { batchDeleteSchema, createContentSchemas, updateContentSchemas, uploadContentSchema } from '../content/commands.ts';
+import { jsonFormFields } from '../content/upload.ts';
 import { contentItemWire, detailQuery, listQuerySchema } from '../content/wire.ts';
 import { actionErrors, API_KEY_SCHEME, idempotencyHeaders, json, jsonBody, linksTo, noContent, projectId, readErrors, writeErrors } from './registry.ts';
 
@@ -27,6 +28,21 @@ const updateBody = z.union([
   updateContentSchemas.audio_upload.extend({ type: z.literal('audio_upload').optional() }),
 ]);
 
+/** The upload form (src/content/upload.ts): the recording, and an `audio_upload` item's create fields but `audio_url`. */
+const uploadForm = uploadContentSchema.extend({
+  type: z.literal('audio_upload').optional(),
+  file: z.string().meta({
+    format: 'binary',
+    description:
+      'The recording, at most AUDIO_FETCH_MAX_BYTES (413 above): mp3, wav, flac, ogg, aac or m4a by its bytes (its name is not used), at most AUDIO_MAX_DURATION_S long; decoded now (422 at `file` when it is not allowed audio or cannot be decoded)',
+  }),
+});
+const uploadBody = {
+  required: true,
+  description: 'Text fields as text; flags, numbers, lists and objects as JSON (`published=true`, `tags=["a","b"]`)',
+  content: { 'multipart/form-data': { schema: uploadForm, encoding: Object.fromEntries(jsonFormFields.map((name) => [name, { contentType: 'application/json' }])) } },
+};
+
 const itemLinks = linksTo(
   { GetContent: 'getContent', UpdateContent: 'updateContent', RegenerateContent: 'regenerateContent', DeleteContent: 'deleteContent' },
   { project_id: '$request.path.project_id', id: '$response.body#/id' },
@@ -41,6 +57,16 @@ export function registerContent(registry: OpenAPIRegistry) {
     tags,
     security,
     request: { params: collectionParams, query: detailQuery, headers: idempotencyHeaders, body: jsonBody(createBody) },
+    responses: { 201: { ...json(contentItemWire, 'The item, `queued`'), links: itemLinks }, ...writeErrors() },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/projects/{project_id}/content/upload',
+    operationId: 'uploadContent',
+    summary: 'Create an `audio_upload` item from an uploaded recording, kept and served at its `audio_url`; its generation is queued',
+    tags,
+    security,
+    request: { params: collectionParams, query: detailQuery, headers: idempotencyHeaders, body: uploadBody },
     responses: { 201: { ...json(contentItemWire, 'The item, `queued`'), links: itemLinks }, ...writeErrors() },
   });
   registry.registerPath({

@@ -1,7 +1,12 @@
 // Every field of the spec's resource tables is in every answer: null when unset, [] for lists, {} where the spec says object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAsBlob } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runTool } from '../../src/media/tool.ts';
 import { settled } from '../support/generation.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 
 /** The spec's content item table, and the fields we answer beyond it. */
 const CONTENT_FIELDS = [
@@ -200,5 +205,25 @@ describe('full answer shapes', () => {
     for (const voice of voices.body) expect(voice.language.code).toBe('en_US');
     const languages = await server.request('GET', '/v1/organization/languages');
     expect(languages.body).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'en_US', name: expect.any(String) })]));
+  });
+
+  it('answers an item created by upload with every field, and its audio segment with every segment field', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'shapes-upload-'));
+    const file = path.join(dir, 'clip.mp3');
+    const made = await runTool('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'libmp3lame', file]);
+    expect(made.code, made.stderr).toBe(0);
+    const form = new FormData();
+    form.append('title', 'Clip');
+    form.append('file', await openAsBlob(file), 'clip.mp3');
+    const response = await fetch(`${server.baseUrl}/v1/projects/1/content/upload`, { method: 'POST', headers: { 'x-api-key': TEST_KEY }, body: form });
+    const created = await response.json();
+    await rm(dir, { recursive: true, force: true });
+    expect(response.status).toBe(201);
+    expect(keysOf(created)).toEqual([...CONTENT_FIELDS, ...CONTENT_EXTRAS].sort());
+    expect(created).toMatchObject({ type: 'audio_upload', body: null, source_id: null, metadata: null, audio: [], segments: [], audio_url: expect.stringContaining('/media/uploads/') });
+    const item = await settled(server, created.id);
+    expect(item.status, item.error).toBe('processed');
+    expect(keysOf(item.segments[0])).toEqual([...SEGMENT_FIELDS, 'words'].sort());
+    for (const media of item.audio) expect(keysOf(media)).toEqual([...MEDIA_FIELDS].sort());
   });
 });

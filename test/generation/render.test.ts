@@ -48,6 +48,7 @@ describe('renderVariant', () => {
       synthesizer: recording,
       sampleRate: SAMPLE_RATE,
       audioLimits: { maxBytes: 1_000_000, timeoutMs: 10_000, allowPrivate: false },
+      mediaDir: dir,
     }, new Date().toISOString());
 
     expect(given).toEqual([

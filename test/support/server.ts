@@ -19,6 +19,8 @@ export interface Reply<T = any> {
 export interface TestServer {
   baseUrl: string;
   dataDir: string;
+  /** The API process's id (its memory is read from /proc/<pid>/status). */
+  pid: number;
   env: Record<string, string>;
   output: () => string;
   request<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; key?: string | null; headers?: Record<string, string> }): Promise<Reply<T>>;
@@ -92,6 +94,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   return {
     baseUrl,
     dataDir,
+    pid: api.child.pid!,
     env,
     output: () => api.output() + (worker?.output() ?? ''),
     request: (method, requestPath, opts = {}) => send(baseUrl, method, requestPath, opts),
