@@ -3,11 +3,10 @@
 // and summarizing an item. Answers are wire-shaped and reflect the command.
 import type { Context } from 'koa';
 import type { Services } from '../services.ts';
-import { principalOf, reachableProject, requireOrganizationKey } from '../http/auth.ts';
-import { organizationResourceAccess } from '../shared/crud/actions.ts';
+import { reachableProject } from '../http/auth.ts';
+import { organizationResourceActions } from '../shared/crud/actions.ts';
 import { notFound } from '../shared/errors.ts';
 import { parseOrThrow } from '../shared/validation.ts';
-import { pageQuery } from '../webhooks/wire.ts';
 import { findContent } from '../content/readModel.ts';
 import { NoVoiceError, planGeneration, type PlannedSegment } from '../generation/plan.ts';
 import { projectSettingsOf, type ContentSource } from '../generation/source.ts';
@@ -24,37 +23,12 @@ import { summarizationSettingsToWire, summarySegmentsToWire, summaryTemplateSumm
 export type SummaryTemplateActions = ReturnType<typeof summaryTemplateActions>;
 export type SummaryActions = ReturnType<typeof summaryActions>;
 
-export function summaryTemplateActions({ events, read, runner, now, summarizer }: Services) {
-  const handlers = createSummaryTemplateHandlers(events, summarizer);
-  const access = organizationResourceAccess({ events, read, runner }, findSummaryTemplate, (_, id) => ({ stream: summaryTemplateStream(id), projection: summaryTemplatesProjection }));
-  const existing = access.existing;
-  const afterWrite = async (organizationId: number, id: number, position: number) => summaryTemplateToWire(await access.afterWrite(organizationId, id, position));
-
-  return {
-    async list(ctx: Context, query: Record<string, unknown>) {
-      const { organizationId } = principalOf(ctx);
-      const page = parseOrThrow(pageQuery, { 'pagination[limit]': query['pagination[limit]'], 'pagination[offset]': query['pagination[offset]'] }, 'Invalid query parameters');
-      return (await listSummaryTemplates(read, organizationId, page['pagination[offset]'], page['pagination[limit]'])).map(summaryTemplateSummaryToWire);
-    },
-    async create(ctx: Context, body: unknown) {
-      const { organizationId } = requireOrganizationKey(ctx);
-      const { id, position } = await handlers.create(organizationId, body, now());
-      return afterWrite(organizationId, id, position);
-    },
-    async get(ctx: Context, ref: string) {
-      return summaryTemplateToWire(await existing(principalOf(ctx).organizationId, ref));
-    },
-    async update(ctx: Context, ref: string, body: unknown) {
-      const { organizationId } = requireOrganizationKey(ctx);
-      const found = await existing(organizationId, ref);
-      return afterWrite(organizationId, found.id, await handlers.update(organizationId, found.id, body, now()));
-    },
-    async remove(ctx: Context, ref: string) {
-      const { organizationId } = requireOrganizationKey(ctx);
-      const found = await existing(organizationId, ref);
-      await runner.waitFor(await handlers.remove!(organizationId, found.id, now()));
-    },
-  };
+export function summaryTemplateActions(services: Services) {
+  return organizationResourceActions(
+    services,
+    { find: findSummaryTemplate, list: listSummaryTemplates, stream: summaryTemplateStream, projection: summaryTemplatesProjection, toWire: summaryTemplateToWire, summaryToWire: summaryTemplateSummaryToWire },
+    createSummaryTemplateHandlers(services.events, services.summarizer),
+  );
 }
 
 export function summaryActions({ events, read, runner, now, summarizer, voices }: Services) {

@@ -2,7 +2,7 @@
 // answering wire-shaped documents that reflect the command (read-your-writes).
 import type { Context } from 'koa';
 import type { Services } from '../../services.ts';
-import { reachableProject } from '../../http/auth.ts';
+import { principalOf, reachableProject, requireOrganizationKey } from '../../http/auth.ts';
 import type { ResourceActions } from '../../http/resourceRoutes.ts';
 import { pageQuery } from '../../webhooks/wire.ts';
 import { notFound } from '../errors.ts';
@@ -45,6 +45,56 @@ export function organizationResourceAccess<View>(
       const found = await readAfterWrite({ runner, events, read }, write, (store) => find(store, organizationId, id));
       if (!found) throw notFound();
       return found;
+    },
+  };
+}
+
+/** How an organization-owned resource is read, for `organizationResourceActions`. */
+export interface OrganizationResourceReads<View, Wire, Summary> {
+  find: (store: ReadStore, organizationId: number, id: number) => Promise<View | null>;
+  list: (store: ReadStore, organizationId: number, offset: number, limit: number) => Promise<View[]>;
+  stream: (id: number) => string;
+  projection: Projection;
+  toWire(view: View): Wire;
+  /** A list's entry. */
+  summaryToWire(view: View): Summary;
+}
+
+/**
+ * The REST use cases of an organization-owned resource in a stream of its own (video settings templates, script
+ * templates): any key of the organization reads (the WordPress plugin lists templates with its project key),
+ * organization keys write; answers are wire-shaped and reflect the command.
+ */
+export function organizationResourceActions<View extends { id: number }, Wire, Summary>(
+  { events, read, runner, now }: Pick<Services, 'events' | 'read' | 'runner' | 'now'>,
+  reads: OrganizationResourceReads<View, Wire, Summary>,
+  handlers: ResourceHandlers,
+) {
+  const access = organizationResourceAccess({ events, read, runner }, reads.find, (_, id) => ({ stream: reads.stream(id), projection: reads.projection }));
+  const afterWrite = async (organizationId: number, id: number, position: number) => reads.toWire(await access.afterWrite(organizationId, id, position));
+  return {
+    async list(ctx: Context, query: Record<string, unknown>) {
+      const { organizationId } = principalOf(ctx);
+      const page = parseOrThrow(pageQuery, { 'pagination[limit]': query['pagination[limit]'], 'pagination[offset]': query['pagination[offset]'] }, 'Invalid query parameters');
+      return (await reads.list(read, organizationId, page['pagination[offset]'], page['pagination[limit]'])).map(reads.summaryToWire);
+    },
+    async create(ctx: Context, body: unknown) {
+      const { organizationId } = requireOrganizationKey(ctx);
+      const { id, position } = await handlers.create(organizationId, body, now());
+      return afterWrite(organizationId, id, position);
+    },
+    async get(ctx: Context, ref: string) {
+      return reads.toWire(await access.existing(principalOf(ctx).organizationId, ref));
+    },
+    async update(ctx: Context, ref: string, body: unknown) {
+      const { organizationId } = requireOrganizationKey(ctx);
+      const found = await access.existing(organizationId, ref);
+      return afterWrite(organizationId, found.id, await handlers.update(organizationId, found.id, body, now()));
+    },
+    async remove(ctx: Context, ref: string) {
+      const { organizationId } = requireOrganizationKey(ctx);
+      const found = await access.existing(organizationId, ref);
+      await runner.waitFor(await handlers.remove!(organizationId, found.id, now()));
     },
   };
 }
