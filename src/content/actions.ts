@@ -71,17 +71,19 @@ export function contentActions({ events, read, runner, content, now, publicBaseU
       }
       const upload = await receiveUpload(ctx, mediaDir, uploadForm(audioLimits.maxBytes));
       let kept = upload.file;
+      let created: { contentId: string; position: number };
       try {
         const body = formBody(upload.fields);
         await checkReferences(project, body);
         const { extension } = await admitUpload(path.join(mediaDir, upload.file), audioLimits);
         kept = `${upload.file}.${extension}`;
-        const { contentId, position } = await content.createUploaded(project.id, body, { audioUrl: `${baseUrl(ctx)}/media/${kept}`, audioFile: kept }, now());
-        return await afterWrite(ctx, project.id, contentId, position, detail);
+        created = await content.createUploaded(project.id, body, { audioUrl: `${baseUrl(ctx)}/media/${kept}`, audioFile: kept }, now());
       } catch (error) {
         await discard(mediaDir, { file: kept });
         throw error;
       }
+      // Created: the file is the item's from here on.
+      return afterWrite(ctx, project.id, created.contentId, created.position, detail);
     },
 
     async list(ctx: Context, projectRef: string | undefined, query: Record<string, unknown>) {
