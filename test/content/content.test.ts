@@ -108,7 +108,7 @@ describe('create content', () => {
     [{ summary: 's'.repeat(2001) }, 'summary', 'must have at most 2000 characters'],
     [{ body: 'b'.repeat(100_001) }, 'body', 'must have at most 100000 characters'],
     [{ body: '' }, 'body', 'must have at least 1 characters'],
-    [{ body: undefined }, 'body', 'is required'],
+    [{ body: undefined, source_url: undefined }, 'body', 'is required, unless source_url names the page to extract it from'],
     [{ language: 'english' }, 'language', 'must match /^[a-z]{2}(_[A-Z]{2})?$/'],
     [{ language: 'en_us' }, 'language', 'must match /^[a-z]{2}(_[A-Z]{2})?$/'],
     [{ body_voice_id: 0 }, 'body_voice_id', 'must be greater than or equal to 1'],
