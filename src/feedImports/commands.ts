@@ -1,6 +1,6 @@
 // What clients may send to create, update or test a feed import, as zod schemas of the wire format (snake_case).
 import { z } from 'zod';
-import { httpUrl } from '../shared/wireSchemas.ts';
+import { chosenHeaders, httpUrl } from '../shared/wireSchemas.ts';
 
 /** Our fields an entry fills, in the order of the wire's `field_map`. */
 export const mappedFields = ['body', 'source_id', 'title', 'source_url', 'summary', 'author', 'image_url', 'publish_date'] as const;
@@ -17,35 +17,10 @@ export const feedElements = [
 ] as const;
 export type FeedElement = (typeof feedElements)[number];
 
-const MAX_HEADERS = 20;
-/** RFC 9110 token characters. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
-/** Visible ASCII, spaces and tabs: nothing that could end the header line. */
-const HEADER_VALUE = /^[\t\x20-\x7e]{0,4096}$/;
 /** Headers the fetch sets itself (conditional GET, framing) or that would change where or how it goes. */
 const reservedHeaders = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'if-none-match', 'if-modified-since', 'accept-encoding']);
 
-const requestHeaders = z
-  .record(z.string(), z.string())
-  .superRefine((value, ctx) => {
-    const entries = Object.entries(value);
-    if (entries.length > MAX_HEADERS) ctx.addIssue({ code: 'custom', path: [], message: `must have at most ${MAX_HEADERS} headers` });
-    const seen = new Set<string>();
-    for (const [name, text] of entries) {
-      const lower = name.toLowerCase();
-      const problem = !HEADER_NAME.test(name)
-        ? "is not a valid header name (letters, digits and !#$%&'*+.^_`|~- only, at most 100)"
-        : reservedHeaders.has(lower) || lower.startsWith('proxy-')
-          ? 'is reserved: the importer sets it'
-          : seen.has(lower)
-            ? 'repeats another header (names are case-insensitive)'
-            : !HEADER_VALUE.test(text)
-              ? 'must be printable text without line breaks, at most 4096 characters'
-              : null;
-      if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
-      seen.add(lower);
-    }
-  })
+const requestHeaders = chosenHeaders((name) => reservedHeaders.has(name) || name.startsWith('proxy-'), 'is reserved: the importer sets it')
   .describe('Sent with every fetch of the feed (a token, a cookie); the conditional GET headers are the importer\'s own');
 
 /** A partial map: a field left out (or null) takes the default of the feed's format. */
