@@ -14,6 +14,8 @@ export interface LeadershipOptions extends RunnerOptions {
   leaseMs: number;
   /** Called each time this process becomes the leader, once its runner has caught up (to resume unfinished work). */
   onLeading?: () => Promise<void>;
+  /** The lease's name: one per set of projections that runs apart (the analytics run apart from the rest). */
+  leaseName?: string;
 }
 
 export const PROJECTIONS_LEASE = 'projections';
@@ -24,7 +26,7 @@ export async function startLeadership(events: EventStore, read: ReadStore, proje
   const all = [...projections, ...(options.reactors ?? [])];
   // Followers query the read models too: their indexes must exist whoever leads.
   await ensureCollections(read, all);
-  const lease = await openLease(read, { name: PROJECTIONS_LEASE, ttlMs: options.leaseMs });
+  const lease = await openLease(read, { name: options.leaseName ?? PROJECTIONS_LEASE, ttlMs: options.leaseMs });
   const follower = createFollower(events, read, lease, all.map(({ name }) => name), log);
   let leader: ProjectionRunner | null = null;
   let starting = false;

@@ -20,12 +20,15 @@ import { cmsIntegrationCapability } from './cmsIntegration/routes.ts';
 import { contentFilterCapability } from './contentFilters/routes.ts';
 import { feedImportCapability } from './feedImports/routes.ts';
 import { summaryCapability } from './summaries/routes.ts';
+import { analyticsCapability } from './analytics/routes.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
   apiDocsCapability,
   playerCapability,
   podcastCapability,
+  // Its paths end in `analytics` where other capabilities' paths take an `{id}`: it comes first.
+  analyticsCapability,
   contentCapability,
   projectCapability,
   voiceCapability,

@@ -15,6 +15,8 @@ import { listQuarantine, retryQuarantine } from './operations/quarantine.ts';
 import { rebuildOnline } from './operations/rebuild.ts';
 import { SPLIT_FROM_EVENTS, type SplitOptions } from './operations/splitReplay.ts';
 import { progressLine } from './operations/progressLine.ts';
+import { analyticsProjection } from '../projections/analytics.ts';
+import { importEvents } from './analytics/import.ts';
 
 const usage = `Usage: npm run cli -- <command> [options]
   organizations create --name NAME           create an organization and an organization API key
@@ -32,6 +34,11 @@ const usage = `Usage: npm run cli -- <command> [options]
                                               a log of ${SPLIT_FROM_EVENTS.toLocaleString('en')} events or more is replayed on a thread per core,
                                               each a share of the streams; --threads N for N threads at any
                                               length, 1 for none
+  analytics import FILE.ndjson                import historical player events, one a line (the player's shape plus
+                                              created_at); rejected lines are reported with their numbers; a second
+                                              import of the same file adds nothing
+  analytics rebuild                           rebuild the listening analytics from the stored player events, into
+                                              shadow collections swapped in while the service keeps serving
   projections quarantine                      list the events projections could not apply
   projections quarantine retry POSITION|all   have the running service apply them again (after a fix);
                                               exit 0 when all applied, 1 when not (yet)`;
@@ -95,6 +102,23 @@ async function rebuild(infra: Infrastructure, projections: Projection[], split: 
   }
 }
 
+async function importPlayerEvents(infra: Infrastructure, file: string | undefined): Promise<number> {
+  if (!file) return fail(usage);
+  const bar = progressLine('import', 'lines');
+  const startedMs = Date.now();
+  const report = await importEvents(infra.events, infra.read, file, (done, total) => bar.update(done, total, startedMs));
+  bar.end();
+  const seconds = (Date.now() - startedMs) / 1000;
+  console.log(
+    `imported ${file}: ${report.lines.toLocaleString('en')} lines, ${report.accepted.toLocaleString('en')} events accepted ` +
+      `(${report.stored.toLocaleString('en')} stored now, ${report.alreadyStored.toLocaleString('en')} stored by an earlier import of this file), ` +
+      `${report.rejected.toLocaleString('en')} lines rejected, in ${seconds.toFixed(1)} s (${Math.round(report.lines / Math.max(seconds, 0.001)).toLocaleString('en')} lines/s)`,
+  );
+  for (const { line, reason } of report.firstRejected) console.log(`  line ${line}: ${reason}`);
+  if (report.rejected > report.firstRejected.length) console.log(`  and ${(report.rejected - report.firstRejected.length).toLocaleString('en')} more rejected lines`);
+  return report.rejected > 0 ? 1 : 0;
+}
+
 async function quarantine(infra: Infrastructure, action: string | undefined, target: string | undefined): Promise<number> {
   if (action === undefined) {
     console.log(await listQuarantine(infra.events));
@@ -109,6 +133,11 @@ async function quarantine(infra: Infrastructure, action: string | undefined, tar
 async function run(infra: Infrastructure): Promise<number> {
   const [area, action, argument] = positionals;
   if (area === 'projections' && action === 'quarantine') return quarantine(infra, positionals[2], positionals[3]);
+  if (area === 'analytics' && action === 'import') return importPlayerEvents(infra, argument);
+  if (area === 'analytics' && action === 'rebuild') {
+    await rebuild(infra, [analyticsProjection(infra.read)], {});
+    return 0;
+  }
   const now = new Date();
   const organizations = createOrganizationHandlers(infra.events);
   if (area === 'events' && action) {

@@ -111,6 +111,8 @@ export const configSchema = z.object({
   RATE_LIMIT_OTHER: positiveInt(25),
   /** Requests per 60 s per client address on the public routes (player data, preview, feeds, media files). */
   RATE_LIMIT_PUBLIC: positiveInt(1200),
+  /** Requests per 60 s per client address to the player events endpoint (each may carry up to 1,000 events). */
+  RATE_LIMIT_ANALYTICS: positiveInt(3000),
   MAX_BODY_BYTES: positiveInt(1024 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),

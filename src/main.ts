@@ -10,6 +10,7 @@ import type http from 'node:http';
 import { createHttpServer } from './http/server.ts';
 import { answerWhileStarting } from './http/starting.ts';
 import { allProjections } from '../projections/index.ts';
+import { analyticsProjection } from '../projections/analytics.ts';
 import { catchUp } from '../projections/runner.ts';
 import { startLeadership } from '../projections/leadership.ts';
 import { sharedCounter } from './http/sharedCounter.ts';
@@ -79,6 +80,13 @@ const runner = await startLeadership(infrastructure.events, infrastructure.read,
   reactors: config.GENERATION_ENABLED ? [webhookReactor.projection] : [],
 });
 await catchUp(infrastructure.events, runner);
+// Player events run through a runner of their own, so that a burst of them never holds up content's read models
+// (and the read-your-writes waits of commands); the other projections pass their streams over (docs/analytics.md).
+const analyticsRunner = await startLeadership(infrastructure.events, infrastructure.read, [analyticsProjection(infrastructure.read)], {
+  log,
+  leaseMs: config.PROJECTION_LEASE_MS,
+  leaseName: 'analytics',
+});
 
 const bootstrapped = await bootstrapIfEmpty(infrastructure.events, config.BOOTSTRAP_API_KEY, new Date());
 if (bootstrapped) {
@@ -105,6 +113,7 @@ const app = await createApp({
     get: config.RATE_LIMIT_GET,
     other: config.RATE_LIMIT_OTHER,
     publicPerAddress: config.RATE_LIMIT_PUBLIC,
+    analyticsPerAddress: config.RATE_LIMIT_ANALYTICS,
     maxBodyBytes: config.MAX_BODY_BYTES,
   },
   webhookSettings: webhookSettingsOf(config),
@@ -142,5 +151,6 @@ shutdown.install(server, async () => {
   await within(workflows.close(), SHUTDOWN_GRACE_MS);
   // A projection held up by a store that does not answer must not keep the process from exiting.
   await within(runner.close(), SHUTDOWN_GRACE_MS);
+  await within(analyticsRunner.close(), SHUTDOWN_GRACE_MS);
   await infrastructure.close();
 });

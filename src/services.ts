@@ -31,8 +31,8 @@ export interface AppDeps {
   audioLimits: AudioFetchLimits;
   /** Base of absolute media URLs; the request's own origin when unset. */
   publicBaseUrl: string | undefined;
-  /** Requests per 60 s per key (`get`, `other`) and per client address on public routes; largest body in bytes. */
-  limits: { get: number; other: number; publicPerAddress: number; maxBodyBytes: number };
+  /** Requests per 60 s per key (`get`, `other`), per client address on public routes and to the player events endpoint; largest body in bytes. */
+  limits: { get: number; other: number; publicPerAddress: number; analyticsPerAddress: number; maxBodyBytes: number };
   webhookSettings: WebhookSettings;
   /** How feeds are fetched (FEED_MAX_BYTES, FEED_FETCH_TIMEOUT_MS, FETCH_ALLOW_PRIVATE). */
   feedLimits: FeedFetchLimits;

@@ -95,6 +95,9 @@ export const toStoredEvent = (event: PlayerEvent, at: Date): StoredPlayerEvent =
 export type PlayerEventsRecorded = { type: 'PlayerEventsRecorded'; data: { events: StoredPlayerEvent[] } };
 export const MAX_EVENTS_PER_RECORD = 1_000;
 
+/** Where players post their events (player data and player settings give it as `analytics_url`). */
+export const EVENTS_PATH = '/v1/analytics/events';
+
 /** Every stream of player events begins with this: the analytics projection reads these and no other projection does. */
 export const PLAYER_EVENTS_PREFIX = 'player-events-';
 /** Live events: one stream per UTC day of receipt, appended to with expected revision `any`. */

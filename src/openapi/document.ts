@@ -12,6 +12,7 @@ import { registerBackgroundTracks } from './backgroundTracks.ts';
 import { registerVideoPreviews } from './videoPreview.ts';
 import { registerCmsIntegration } from './cmsIntegration.ts';
 import { registerSummaries } from './summaries.ts';
+import { registerAnalytics } from './analytics.ts';
 
 export function buildOpenApiDocument() {
   const registry = createRegistry();
@@ -25,6 +26,7 @@ export function buildOpenApiDocument() {
   registerVideoPreviews(registry);
   registerCmsIntegration(registry);
   registerSummaries(registry);
+  registerAnalytics(registry);
   registerPublicOperations(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -56,6 +58,7 @@ export function buildOpenApiDocument() {
       { name: 'Extraction' },
       { name: 'Integrations' },
       { name: 'Summaries' },
+      { name: 'Analytics' },
     ],
   });
 }

@@ -1,5 +1,6 @@
 // A project's player settings: what clients may send (wire format), and what a project has until it does.
 import { z } from 'zod';
+import { EVENTS_PATH } from '../analytics/playerEvents.ts';
 import type { CamelKeys } from '../shared/caseMapping.ts';
 import { httpUrl } from '../shared/wireSchemas.ts';
 import { cssBackground, cssColor } from './colors.ts';
@@ -101,8 +102,17 @@ export const defaultPlayerSettings: PlayerSettings = {
   introOutroEnabled: false,
   downloadButtonEnabled: false,
   logoIconEnabled: true,
-  analyticsEnabled: false,
+  analyticsEnabled: true,
   analyticsUrl: null,
   analyticsId: null,
   segmentLimit: null,
 };
+
+/**
+ * The settings as answered: `analytics_url` is where the player posts its events while analytics are on, the
+ * service's own endpoint unless one was set, and null while they are off (the player then posts nothing).
+ */
+export const withAnalyticsUrl = (settings: PlayerSettings, baseUrl: string): PlayerSettings => ({
+  ...settings,
+  analyticsUrl: settings.analyticsEnabled ? (settings.analyticsUrl ?? `${baseUrl}${EVENTS_PATH}`) : null,
+});

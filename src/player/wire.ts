@@ -7,6 +7,7 @@ import { snakeKeys } from '../shared/caseMapping.ts';
 import { urlText } from '../shared/wireResponses.ts';
 import { settingsOf, type ProjectView } from '../projects/readModel.ts';
 import { settingsToWire, settingsWire } from '../projects/wire.ts';
+import { withAnalyticsUrl } from './settings.ts';
 import type { PlaylistView } from '../playlists/readModel.ts';
 import { playerPlaylistWire, playlistToPlayerWire } from '../playlists/wire.ts';
 import type { AdView } from '../ads/readModel.ts';
@@ -153,7 +154,7 @@ function introOutro(placement: 'pre-roll' | 'post-roll', url: string): z.infer<t
 
 /** The player settings as the web player reads them: stored fields, plus what it derives from them. */
 function playerSettingsToWire(project: ProjectView, options: RenderOptions): PlayerDataWire['settings'] {
-  const settings = settingsOf(project, 'player');
+  const settings = withAnalyticsUrl(settingsOf(project, 'player'), options.baseUrl);
   const { introUrl, outroUrl, introOutroEnabled } = settings;
   return {
     // Read by the web player; while no setting stores them, null lets it fall back to its own behaviour.
@@ -182,7 +183,7 @@ export function playerDataToWire(
     language: items[0]?.language ?? project.language,
     content: items.map((item) => contentItemToWire(item, options)),
     settings: playerSettingsToWire(project, options),
-    video_settings: settingsToWire(project, 'video'),
+    video_settings: settingsToWire(project, 'video', options.baseUrl),
     playlist: playlist ? playlistToPlayerWire(playlist) : null,
     ads: ads.map(playerAdToWire),
     continuous_playback_content_id: null,

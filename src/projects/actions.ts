@@ -1,6 +1,7 @@
 // Project use cases shared by the REST routes and the GraphQL resolvers; answers are wire-shaped.
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { baseUrlOf } from '../http/public.ts';
 import type { Services } from '../services.ts';
 import { principalOf, reachableProject, requireOrganizationKey } from '../http/auth.ts';
 import { contentStatsOf } from '../content/readModel.ts';
@@ -38,7 +39,7 @@ function checkLanguage(voices: VoiceCatalogue, body: unknown) {
   }
 }
 
-export function projectActions({ events, read, runner, projects, now, voices }: Services) {
+export function projectActions({ events, read, runner, projects, now, voices, publicBaseUrl }: Services) {
   const toWire = async (project: ProjectView) => projectToWire(project, await contentStatsOf(read, project.id));
   /** The project as the command left it (read-your-writes, bounded: see readAfterWrite). */
   const afterWrite = async (projectId: number, position: number) => {
@@ -83,13 +84,13 @@ export function projectActions({ events, read, runner, projects, now, voices }: 
     },
 
     async getSettings(ctx: Context, projectRef: string | undefined, resource: SettingsResource) {
-      return settingsToWire(await reachableProject(ctx, read, projectRef), resource);
+      return settingsToWire(await reachableProject(ctx, read, projectRef), resource, baseUrlOf(ctx, publicBaseUrl));
     },
 
     async updateSettings(ctx: Context, projectRef: string | undefined, resource: SettingsResource, body: unknown) {
       const project = await reachableProject(ctx, read, projectRef);
       if (resource === 'video') await checkVideoTemplateReference(read, project.organizationId, body);
-      return settingsToWire(await afterWrite(project.id, await projects.updateSettings(project.id, resource, body, now())), resource);
+      return settingsToWire(await afterWrite(project.id, await projects.updateSettings(project.id, resource, body, now())), resource, baseUrlOf(ctx, publicBaseUrl));
     },
 
     async remove(ctx: Context, projectRef: string | undefined) {

@@ -4,7 +4,7 @@ import { snakeKeys } from '../shared/caseMapping.ts';
 import { timestamp, urlText } from '../shared/wireResponses.ts';
 import { embedSettingsSchema } from '../player/embedSettings.ts';
 import { extractionSettingsSchema } from '../extraction/settings.ts';
-import { playerSettingsSchema } from '../player/settings.ts';
+import { playerSettingsSchema, withAnalyticsUrl, type PlayerSettings } from '../player/settings.ts';
 import { videoSettingsSchema } from '../player/videoSettings.ts';
 import type { SettingsResource } from './events.ts';
 import { settingsOf, type ProjectView } from './readModel.ts';
@@ -85,4 +85,7 @@ export const settingsWire = {
 export type SettingsWire = { [R in SettingsResource]: z.infer<(typeof settingsWire)[R]> };
 
 /** A settings resource as `GET`/`PUT /projects/{p}/<resource>_settings` answer it: every field, defaults filled in. */
-export const settingsToWire = <R extends SettingsResource>(project: ProjectView, resource: R) => snakeKeys(settingsOf(project, resource)) as SettingsWire[R];
+export const settingsToWire = <R extends SettingsResource>(project: ProjectView, resource: R, baseUrl: string) => {
+  const settings = settingsOf(project, resource);
+  return snakeKeys(resource === 'player' ? withAnalyticsUrl(settings as PlayerSettings, baseUrl) : settings) as SettingsWire[R];
+};

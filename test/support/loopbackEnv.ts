@@ -13,6 +13,7 @@ export function loopbackEnv(dataDir: string, apiKey: string, options: { rateLimi
     RATE_LIMIT_GET: rateLimit,
     RATE_LIMIT_OTHER: rateLimit,
     RATE_LIMIT_PUBLIC: rateLimit,
+    RATE_LIMIT_ANALYTICS: rateLimit,
     GENERATION_ENABLED: String(options.generation),
   };
 }

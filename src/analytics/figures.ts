@@ -1,0 +1,159 @@
+// Figures from the roll-ups: the cells a query wants, summed per device and period, and the metrics of each sum.
+import { invalid } from '../shared/errors.ts';
+import { DEVICE_KEYS, type DeviceKey } from './playerEvents.ts';
+import { ANALYTICS_ROLLUPS, type Cell, type RollupView, type Scope } from './readModel.ts';
+import type { ReadStore } from '../infrastructure/readStore/port.ts';
+import { addDays, dayStartOf, daysBetween, HOUR_MS, localDateOf, localIso, periodDayOf, type Grouping } from './periods.ts';
+import { decodeSketch, emptySketch, estimate, type Registers } from './uniques.ts';
+import { DEFAULT_RANGE_DAYS, HOUR_RANGE_DAYS, MAX_RANGE_DAYS, type AnalyticsQuery, type ByDevice, type Metric, type Metrics } from './wire.ts';
+
+/** Sums of a cell's counters over the cells and periods of one figure. */
+class Tally {
+  i = 0;
+  l = 0;
+  t = 0;
+  p = 0;
+  c = 0;
+  r = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  listeners: Registers | null = null;
+
+  add(cell: Cell) {
+    this.i += cell.i;
+    this.l += cell.l;
+    this.t += cell.t;
+    this.p += cell.p;
+    this.c += cell.c;
+    for (let step = 0; step < 10; step += 1) this.r[step]! += cell.r[step]!;
+    if (cell.u) decodeSketch(cell.u, (this.listeners ??= emptySketch()));
+  }
+}
+
+type Key = DeviceKey | 'total';
+const KEYS: Key[] = ['total', ...DEVICE_KEYS];
+export type Tallies = Record<Key, Tally>;
+export const newTallies = (): Tallies => Object.fromEntries(KEYS.map((key) => [key, new Tally()])) as Tallies;
+
+/** Which cells (`device|variant|format|tier`) a query counts. */
+export function cellFilter(query: AnalyticsQuery): (cell: string) => boolean {
+  const variants = query['media_variants[]'] && new Set(query['media_variants[]']);
+  const formats = query['media_formats[]'] && new Set(query['media_formats[]']);
+  const tiers = query['access_tiers[]'] && new Set(query['access_tiers[]'].map((tier) => (tier === 'none' ? '' : tier)));
+  return (cell) => {
+    const [, variant, format, tier] = cell.split('|') as [string, string, string, string];
+    return (!variants || variants.has(variant as never)) && (!formats || formats.has(format as never)) && (!tiers || tiers.has(tier));
+  };
+}
+
+export function addRollup(tallies: Tallies, document: RollupView, wanted: (cell: string) => boolean): void {
+  for (const [key, cell] of Object.entries(document.cells)) {
+    if (!wanted(key)) continue;
+    const device = key.slice(0, key.indexOf('|')) as DeviceKey;
+    tallies.total.add(cell);
+    tallies[device]?.add(cell);
+  }
+}
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+const ratio = (part: number, whole: number, digits: number) => (whole === 0 ? 0 : round(part / whole, digits));
+const byDevice = <T>(tallies: Tallies, value: (tally: Tally) => T): ByDevice<T> => Object.fromEntries(KEYS.map((key) => [key, value(tallies[key])])) as ByDevice<T>;
+
+const metricValues: { [M in Metric]: (tallies: Tallies) => NonNullable<Metrics[M]> } = {
+  player_impressions: (tallies) => {
+    const impressions = byDevice(tallies, (tally) => tally.i);
+    return { ...impressions, andriod: impressions.android };
+  },
+  listens: (tallies) => byDevice(tallies, (tally) => tally.l),
+  listen_rate: (tallies) => byDevice(tallies, (tally) => ratio(tally.l, tally.i, 4)),
+  unique_listeners: (tallies) => byDevice(tallies, (tally) => (tally.listeners ? estimate(tally.listeners) : 0)),
+  avg_listen_time: (tallies) => byDevice(tallies, (tally) => ratio(tally.t, tally.l, 2)),
+  avg_listen_duration: (tallies) => byDevice(tallies, (tally) => ratio(tally.p, tally.l, 2)),
+  listen_time: (tallies) => byDevice(tallies, (tally) => round(tally.t, 2)),
+  listener_retention: (tallies) => byDevice(tallies, (tally) => tally.r.map((reached) => (tally.l === 0 ? 0 : Math.round((100 * reached) / tally.l)))),
+};
+
+/** The metrics asked for (all when none are named); the others null, so every field is there. */
+export function metricsOf(tallies: Tallies, query: AnalyticsQuery): Metrics {
+  const wanted = query['metrics[]'] ? new Set(query['metrics[]']) : null;
+  return Object.fromEntries(Object.entries(metricValues).map(([metric, value]) => [metric, !wanted || wanted.has(metric as Metric) ? value(tallies) : null])) as Metrics;
+}
+
+export const adFiguresOf = (tallies: Tallies) => ({
+  impressions: byDevice(tallies, (tally) => tally.i),
+  clicks: byDevice(tallies, (tally) => tally.c),
+  click_through_rate: byDevice(tallies, (tally) => ratio(tally.c, tally.i, 4)),
+});
+
+/** A query's local days, in the time zone `zone`, and how its records group. */
+export interface Range {
+  zone: string;
+  from: string;
+  to: string;
+  grouping: Grouping;
+  /** Where the first day begins and the day after the last begins (epoch ms). */
+  startMs: number;
+  endMs: number;
+}
+
+export function rangeOf(query: AnalyticsQuery, zone: string, nowMs: number): Range {
+  const today = localDateOf(zone, nowMs);
+  const to = query.end_date === undefined || query.end_date === 'today' ? today : query.end_date;
+  const from = query.start_date ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
+  const days = daysBetween(from, to) + 1;
+  if (days < 1) throw invalid([{ location: 'start_date', message: 'must be on or before end_date' }], 'Invalid query parameters');
+  if (days > MAX_RANGE_DAYS) throw invalid([{ location: 'start_date', message: `the range may span at most ${MAX_RANGE_DAYS} days` }], 'Invalid query parameters');
+  if (query.aggregation === 'hour' && days > HOUR_RANGE_DAYS) {
+    throw invalid([{ location: 'aggregation', message: `hour is only for ranges of ${HOUR_RANGE_DAYS} days or less` }], 'Invalid query parameters');
+  }
+  return { zone, from, to, grouping: query.aggregation, startMs: dayStartOf(zone, from), endMs: dayStartOf(zone, addDays(to, 1)) };
+}
+
+/** The roll-ups of one subject in the range: hourly ones for `hour`, else daily ones. */
+export function subjectRollups(read: ReadStore, scope: Scope, subject: string, range: Range): Promise<RollupView[]> {
+  const grain = range.grouping === 'hour' ? 'hour' : 'day';
+  return read.collection<RollupView>(ANALYTICS_ROLLUPS).find({ scope, subject, grain, start: { $gte: range.startMs, $lt: range.endMs } }, { sort: { start: 1 } });
+}
+
+/** The periods of the range in order, each with where it begins (epoch ms) and its key in `periodKeyOf`. */
+export function periodsOf(range: Range): { key: string; startMs: number }[] {
+  if (range.grouping === 'hour') {
+    const periods = [];
+    for (let at = range.startMs; at < range.endMs; at += HOUR_MS) periods.push({ key: String(at), startMs: at });
+    return periods;
+  }
+  const grouping = range.grouping;
+  const keys: string[] = [];
+  for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+    const key = periodDayOf(grouping, day, range.from);
+    if (keys.at(-1) !== key) keys.push(key);
+  }
+  return keys.map((key) => ({ key, startMs: dayStartOf(range.zone, key < range.from ? range.from : key) }));
+}
+
+/** The period a roll-up counts in; an hour of a project in another time zone (an organization's figures) goes to the hour it begins in. */
+export const periodKeyOf = (range: Range, document: RollupView): string =>
+  range.grouping === 'hour'
+    ? String(range.startMs + Math.floor((document.start - range.startMs) / HOUR_MS) * HOUR_MS)
+    : periodDayOf(range.grouping, document.day, range.from);
+
+/** Sums roll-ups into one record per period of the range (empty periods too, with zeros). */
+export function recordsOf<T>(range: Range, documents: RollupView[], wanted: (cell: string) => boolean, figures: (tallies: Tallies) => T): ({ start: string } & T)[] {
+  const periods = periodsOf(range);
+  const tallies = new Map(periods.map(({ key }) => [key, newTallies()]));
+  for (const document of documents) {
+    const into = tallies.get(periodKeyOf(range, document));
+    if (into) addRollup(into, document, wanted);
+  }
+  return periods.map(({ key, startMs }) => ({ start: localIso(range.zone, startMs), ...figures(tallies.get(key)!) }));
+}
+
+/** Each subject's sum over the range (daily roll-ups of a project's content items or ads), for the lists. */
+export async function subjectTotals(read: ReadStore, projectId: number, scope: Scope, range: Range, wanted: (cell: string) => boolean): Promise<Map<string, Tallies>> {
+  const documents = await read.collection<RollupView>(ANALYTICS_ROLLUPS).find({ projectId, scope, grain: 'day', day: { $gte: range.from, $lte: range.to } });
+  const totals = new Map<string, Tallies>();
+  for (const document of documents) {
+    let tallies = totals.get(document.subject);
+    if (!tallies) totals.set(document.subject, (tallies = newTallies()));
+    addRollup(tallies, document, wanted);
+  }
+  return totals;
+}

@@ -1,0 +1,78 @@
+// The analytics read model: hourly and daily roll-ups per subject, and the state of each listen that feeds them.
+import type { IndexSpec } from '../infrastructure/readStore/port.ts';
+
+export const ANALYTICS_ROLLUPS = 'analyticsRollups';
+export const ANALYTICS_LISTENS = 'analyticsListens';
+
+/** What a roll-up counts for: one content item, one ad, or all the content of a project. */
+export type Scope = 'content' | 'ad' | 'project';
+export type Grain = 'hour' | 'day';
+
+/**
+ * The counters of one cell (device × variant × format × access tier). Content cells: impressions `i`, listens `l`,
+ * listen time `t` (seconds: the sum over listens of the largest position each reached), percent sum `p` (the sum
+ * over listens of the largest percentage each reached), retention `r` (listens that reached 10 %, 20 %, …, 100 %),
+ * listeners `u` (a sketch, src/analytics/uniques.ts). Ad cells: impressions `i` and clicks `c`.
+ */
+export interface Cell {
+  i: number;
+  l: number;
+  t: number;
+  p: number;
+  r: number[];
+  u: string;
+  c: number;
+}
+
+export interface RollupView {
+  _id: string;
+  projectId: number;
+  scope: Scope;
+  /** The content item's UUID, the ad's id or the project's id, as text. */
+  subject: string;
+  grain: Grain;
+  /** Where the local hour or day begins (epoch ms). */
+  start: number;
+  /** The local date it falls on, `yyyy-mm-dd`. */
+  day: string;
+  /** The last log position applied to it (a replay of that event or an earlier one leaves it as it is). */
+  position: number;
+  /** Cells by `device|variant|format|tier` (tier '' when the player sent none). */
+  cells: Record<string, Cell>;
+  [field: string]: unknown;
+}
+
+/** Where a listen's figures were counted: its cell, local hour and day. */
+export interface Counted {
+  cell: string;
+  hour: number;
+  dayStart: number;
+  day: string;
+}
+
+/** One listen (a session's content item or ad): what has been counted of it, so a duplicate send counts once. */
+export interface ListenView {
+  _id: string;
+  projectId: number;
+  position: number;
+  /** The impression (`load`), where counted; null before it. */
+  loaded: Counted | null;
+  /** The listen (`play`), where counted; null before it. */
+  played: Counted | null;
+  /** An ad's click, where counted; null before it. */
+  clicked: Counted | null;
+  /** Whose listen: the local storage id, else the session id. */
+  listener: string;
+  seconds: number;
+  percent: number;
+  [field: string]: unknown;
+}
+
+export const rollupIndexes: IndexSpec[] = [
+  { name: 'subject_grain_start', keys: { scope: 1, subject: 1, grain: 1, start: 1 } },
+  { name: 'project_scope_grain_day', keys: { projectId: 1, scope: 1, grain: 1, day: 1 } },
+];
+
+export const rollupId = (scope: Scope, subject: string, grain: Grain, start: number) => `${scope}:${subject}:${grain}:${start}`;
+
+export const emptyCell = (): Cell => ({ i: 0, l: 0, t: 0, p: 0, r: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], u: '', c: 0 });
