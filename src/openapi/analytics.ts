@@ -38,7 +38,7 @@ export function registerAnalytics(registry: OpenAPIRegistry) {
       tags,
       security,
       request: { ...(params ? { params } : {}), query },
-      responses: { 200: json(answer, description), ...(params ? readErrors() : errors(400, 401, 403, 422, 429)) },
+      responses: { 200: json(answer, description), ...(params ? readErrors() : errors(400, 401, 403, 404, 422, 429)) },
     });
   const records = 'One record per period of the range (empty periods too), oldest first';
   const rows = 'One row per subject with figures in the range, largest first, paged';

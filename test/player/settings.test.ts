@@ -39,11 +39,21 @@ describe('player settings', () => {
       intro_outro_enabled: false,
       download_button_enabled: false,
       logo_icon_enabled: true,
-      analytics_enabled: false,
-      analytics_url: null,
+      analytics_enabled: true,
+      analytics_url: `${server.baseUrl}/v1/analytics/events`,
       analytics_id: null,
       segment_limit: null,
     });
+  });
+
+  it("gives the service's own events endpoint as analytics_url while analytics are on, a chosen one instead, and null when off", async () => {
+    const custom = 'https://stats.example.com/events';
+    const chosen = await server.request('PUT', '/v1/projects/1/player_settings', { body: { analytics_url: custom } });
+    expect(chosen.body.analytics_url).toBe(custom);
+    const off = await server.request('PUT', '/v1/projects/1/player_settings', { body: { analytics_enabled: false } });
+    expect([off.body.analytics_enabled, off.body.analytics_url]).toEqual([false, null]);
+    const on = await server.request('PUT', '/v1/projects/1/player_settings', { body: { analytics_enabled: true, analytics_url: null } });
+    expect(on.body.analytics_url).toBe(`${server.baseUrl}/v1/analytics/events`);
   });
 
   it('changes the fields sent, theme colours one by one, and answers the whole resource', async () => {
