@@ -93,7 +93,9 @@ export async function importEvents(
     if (report.firstRejected.length < REPORTED) report.firstRejected.push({ line, reason });
   };
   let chunk: StoredPlayerEvent[] = [];
-  let chunkIndex = 0;
+  let chunkIndex = -1;
+  /** The chunk an earlier import of the file stored: its lines are passed over unread. */
+  let storedBefore = false;
   const store = async () => {
     if (chunk.length > 0) {
       try {
@@ -106,15 +108,26 @@ export async function importEvents(
     }
     chunk = [];
   };
+  const begin = async (index: number) => {
+    chunkIndex = index;
+    const [recorded] = await events.readStream(importedEventsStream(hash, index));
+    storedBefore = recorded !== undefined;
+    if (recorded) {
+      const stored = (recorded.data as { events: unknown[] }).events.length;
+      report.alreadyStored += stored;
+      report.accepted += stored;
+    }
+  };
 
   for await (const { number, text } of linesOf(file)) {
     report.lines = number;
     const index = Math.floor((number - 1) / LINES_PER_CHUNK);
     if (index !== chunkIndex) {
       await store();
-      chunkIndex = index;
+      await begin(index);
       progress(number - 1, lines);
     }
+    if (storedBefore) continue;
     if (text === null) {
       reject(number, `longer than ${MAX_LINE_BYTES} bytes`);
       continue;

@@ -5,9 +5,12 @@ import { ROOT } from './server.ts';
 
 const run = promisify(execFile);
 
-export async function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export const cli = (env: Record<string, string>, ...args: string[]) => cliWithin(60_000, env, ...args);
+
+/** The CLI, given `timeoutMs` to finish (a long import or rebuild). */
+export async function cliWithin(timeoutMs: number, env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -1,0 +1,98 @@
+// Backfills: the analytics rebuilt from the stored player events while the service serves and takes new events give
+// the live figures, and a million imported events go in with their progress line and come in only once.
+import { writeFileSync, createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliWithin } from '../support/cli.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+import { generateTraffic } from '../../bench/traffic.ts';
+import { eventually, playerEvent, post } from './support.ts';
+
+let server: TestServer;
+let items: string[];
+let quiet: string;
+const SESSIONS = 3_000;
+const start = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+const range = `start_date=${start}&end_date=today`;
+
+/** Every figure a publisher can read of the project: per day, per item, per ad. */
+const figures = async () => ({
+  days: (await server.request('GET', `/v1/projects/1/analytics?${range}`)).body,
+  top: (await server.request('GET', `/v1/projects/1/content/analytics?${range}&pagination[limit]=100`)).body,
+  ads: (await server.request('GET', `/v1/projects/1/ads/analytics?${range}`)).body,
+});
+
+const longCli = (...args: string[]) => cliWithin(240_000, { ...server.env }, ...args);
+
+beforeAll(async () => {
+  server = await startServer();
+  items = [];
+  for (const title of ['Tides', 'Storms', 'Harvest', 'Elections', 'Quiet']) {
+    items.push((await server.request('POST', '/v1/projects/1/content', { body: { title, body: `${title} today.` } })).body.id);
+  }
+  quiet = items.pop()!;
+  const ad = await server.request('POST', '/v1/projects/1/ads', { body: { type: 'custom', media_url: 'https://ads.example.com/b.mp3', title: 'Bakery' } });
+  const file = path.join(server.dataDir, 'traffic.ndjson');
+  const events = generateTraffic({ projectId: 1, contentIds: items, adIds: [ad.body.id], sessions: SESSIONS, from: new Date(Date.now() - 30 * 86_400_000), to: new Date(), seed: 27 });
+  writeFileSync(file, [...events].map((event) => JSON.stringify(event)).join('\n'));
+  expect((await longCli('analytics', 'import', file)).code).toBe(0);
+  await eventually<any[]>(server, `/v1/projects/1/analytics?aggregation=all&${range}`, (body) => body[0]?.player_impressions.total === SESSIONS, 60_000);
+}, 120_000);
+afterAll(() => server.stop());
+
+describe('analytics backfills', () => {
+  it('rebuild from the raw events into shadows, swapped in while new events arrive, equal to the live figures', async () => {
+    const before = await figures();
+    expect(before.top.length).toBe(4);
+    expect(before.days.reduce((sum: number, day: any) => sum + day.listens.total, 0)).toBeGreaterThan(SESSIONS / 5);
+    let writing = true;
+    let posted = 0;
+    const writer = (async () => {
+      while (writing) {
+        expect((await post(server, playerEvent({ content_id: quiet }))).status).toBe(200);
+        posted += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const rebuilt = await longCli('analytics', 'rebuild');
+    writing = false;
+    await writer;
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toMatch(/rebuild \[#+\] [\d,]+ \/ [\d,]+ events, [\d,]+ events\/s, done/);
+    expect(rebuilt.stdout).toMatch(/analytics: rebuilt to position \d+ \(\d+ analyticsRollups, \d+ analyticsListens\)/);
+    expect(posted).toBeGreaterThan(0);
+    const quietRow = (top: any[]) => top.find((row) => row.content.id === quiet);
+    const after = await eventually<any[]>(server, `/v1/projects/1/content/analytics?${range}&pagination[limit]=100`, (top) => quietRow(top)?.player_impressions.total === posted);
+    expect(quietRow(after).player_impressions.total).toBe(posted);
+    const now = await figures();
+    expect(now.top.filter((row: any) => row.content.id !== quiet)).toEqual(before.top);
+    expect(now.ads).toEqual(before.ads);
+    const withoutQuiet = (days: any[]) => days.map((day) => ({ ...day, player_impressions: null, listen_rate: null }));
+    expect(withoutQuiet(now.days)).toEqual(withoutQuiet(before.days));
+  });
+});
+
+describe('a million imported events', () => {
+  it('are imported with a progress line and a report of rejected lines, and a second import adds nothing', async () => {
+    // The service is stopped, so the import has the machine to itself (the CLI opens the stores as an operator's would).
+    await server.stop();
+    const file = path.join(server.dataDir, 'million.ndjson');
+    const out = createWriteStream(file);
+    let lines = 0;
+    for (const event of generateTraffic({ projectId: 1, contentIds: items, sessions: 400_000, from: new Date(Date.UTC(2025, 0, 1)), to: new Date(Date.UTC(2025, 11, 31)), seed: 1 })) {
+      if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
+      if ((lines += 1) === 1_000_000) break;
+    }
+    out.write('{"event_type": "load"}\n');
+    out.end();
+    await once(out, 'finish');
+    const first = await longCli('analytics', 'import', file);
+    expect(first.stdout).toContain('imported');
+    expect(first.stdout).toContain('1,000,001 lines, 1,000,000 events accepted (1,000,000 stored now, 0 stored by an earlier import of this file), 1 lines rejected');
+    expect(first.stdout).toMatch(/line 1000001: /);
+    expect(first.stderr).toMatch(/import \[#+\] 1,000,001 \/ 1,000,001 lines, [\d,]+ lines\/s, done/);
+    const second = await longCli('analytics', 'import', file);
+    expect(second.stdout).toContain('1,000,000 events accepted (0 stored now, 1,000,000 stored by an earlier import of this file), 1 lines rejected');
+  }, 300_000);
+});
