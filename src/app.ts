@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { createServices, type AppDeps } from './services.ts';
 import { contentActions } from './content/actions.ts';
 import { projectActions } from './projects/actions.ts';
+import { analyticsActions } from './analytics/actions.ts';
 import { authenticate } from './http/auth.ts';
 import { errorHandler, sendError } from './http/errors.ts';
 import { requestId } from './http/requestId.ts';
@@ -42,7 +43,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   app.use(rateLimit(deps.limits, deps.requestCounter));
   app.use(jsonBodies({ maxBytes: deps.limits.maxBodyBytes }));
   app.use(idempotentPosts(deps.events, deps.now, deps.log));
-  await mountGraphql(app, { content: contentActions(services), projects: projectActions(services) });
+  await mountGraphql(app, { content: contentActions(services), projects: projectActions(services), analytics: analyticsActions(services) });
   app.use(router.routes());
   return app;
 }

@@ -4,13 +4,14 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { ContentActions } from '../content/actions.ts';
 import type { ProjectActions } from '../projects/actions.ts';
+import type { AnalyticsActions } from '../analytics/actions.ts';
 import { detailQuery } from '../content/wire.ts';
 import { parseOrThrow } from '../shared/validation.ts';
 import { ContentFilterInput, ContentItemType, ContentOrderInput, PaginationInput, ProjectType } from './types.ts';
 
 export interface GraphqlContext {
   ctx: Context;
-  actions: { content: ContentActions; projects: ProjectActions };
+  actions: { content: ContentActions; projects: ProjectActions; analytics: AnalyticsActions };
 }
 
 /** GraphQL arguments become the REST query parameters, so both go through one validation. */

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ContentResolver, ProjectResolver } from './resolvers.ts';
+import { AnalyticsResolver } from './analytics.ts';
 
 export const buildGraphqlSchema = (): Promise<GraphQLSchema> =>
-  buildSchema({ resolvers: [ProjectResolver, ContentResolver], validate: false });
+  buildSchema({ resolvers: [ProjectResolver, ContentResolver, AnalyticsResolver], validate: false });

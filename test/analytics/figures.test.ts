@@ -144,6 +144,33 @@ describe('the analytics operations', () => {
     expect((await server.request('GET', '/v1/projects/1/analytics?start_date=2026-02-30')).status).toBe(422);
   });
 
+  it('answers the same figures through GraphQL, with the same validation', async () => {
+    const query = `query ($id: ID!) {
+      contentAnalytics(project_id: 1, id: $id, query: { aggregation: "all", media_variants: ["article"] }) {
+        start player_impressions { total desktop andriod } listens { total mobile_web } listener_retention { total }
+      }
+      topContentAnalytics(project_id: 1, pagination: { limit: 1 }) { content { id title } listens { total } }
+      adsAnalytics(project_id: 1) { ad { id } clicks { total } click_through_rate { total } }
+    }`;
+    const reply = await server.request('POST', '/graphql', { body: { query, variables: { id: itemA } } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const rest = (await server.request('GET', `/v1/projects/1/content/${itemA}/analytics?aggregation=all&media_variants[]=article`)).body[0];
+    expect(reply.body.data).toEqual({
+      contentAnalytics: [
+        {
+          start: rest.start,
+          player_impressions: { total: rest.player_impressions.total, desktop: rest.player_impressions.desktop, andriod: rest.player_impressions.andriod },
+          listens: { total: 3, mobile_web: 1 },
+          listener_retention: { total: rest.listener_retention.total },
+        },
+      ],
+      topContentAnalytics: [{ content: { id: itemA, title: 'The river' }, listens: { total: 3 } }],
+      adsAnalytics: [{ ad: { id: adId }, clicks: { total: 1 }, click_through_rate: { total: 0.5 } }],
+    });
+    const refused = await server.request('POST', '/graphql', { body: { query: '{ projectAnalytics(project_id: 1, query: { aggregation: "hour", start_date: "2026-01-01", end_date: "2026-01-31" }) { start } }' } });
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'INVALID', status: 422, errors: [{ location: 'aggregation', message: 'hour is only for ranges of 7 days or less' }] });
+  });
+
   it('keeps each key to what it may reach', async () => {
     const created = await server.request('POST', '/v1/projects', { body: { name: 'Other desk' } });
     expect(created.status).toBe(201);
