@@ -25,6 +25,8 @@ const SERVER_INDEPENDENT = [
   // Pure: the CMS integration's decider and its reading of Ghost's and WordPress's payloads.
   'test/cmsIntegration/decider.test.ts',
   'test/summaries/{extractive,decider}.test.ts',
+  // A million events imported into the event store, which is SQLite in both runs.
+  'test/analytics/millionImport.test.ts',
 ];
 
 export default defineConfig({

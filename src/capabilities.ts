@@ -21,6 +21,7 @@ import { contentFilterCapability } from './contentFilters/routes.ts';
 import { feedImportCapability } from './feedImports/routes.ts';
 import { summaryCapability } from './summaries/routes.ts';
 import { analyticsCapability } from './analytics/routes.ts';
+import { dashboardCapability } from './dashboard/page.ts';
 
 export const capabilities: Capability[] = [
   mediaCapability,
@@ -45,4 +46,5 @@ export const capabilities: Capability[] = [
   contentFilterCapability,
   feedImportCapability,
   summaryCapability,
+  dashboardCapability,
 ];

@@ -1,8 +1,7 @@
 // Backfills: the analytics rebuilt from the stored player events while the service serves and takes new events give
-// the live figures, and a million imported events go in with their progress line and come in only once.
-import { writeFileSync, createWriteStream } from 'node:fs';
+// the live figures.
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliWithin } from '../support/cli.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -71,28 +70,4 @@ describe('analytics backfills', () => {
     const withoutQuiet = (days: any[]) => days.map((day) => ({ ...day, player_impressions: null, listen_rate: null }));
     expect(withoutQuiet(now.days)).toEqual(withoutQuiet(before.days));
   });
-});
-
-describe('a million imported events', () => {
-  it('are imported with a progress line and a report of rejected lines, and a second import adds nothing', async () => {
-    // The service is stopped, so the import has the machine to itself (the CLI opens the stores as an operator's would).
-    await server.stop();
-    const file = path.join(server.dataDir, 'million.ndjson');
-    const out = createWriteStream(file);
-    let lines = 0;
-    for (const event of generateTraffic({ projectId: 1, contentIds: items, sessions: 400_000, from: new Date(Date.UTC(2025, 0, 1)), to: new Date(Date.UTC(2025, 11, 31)), seed: 1 })) {
-      if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
-      if ((lines += 1) === 1_000_000) break;
-    }
-    out.write('{"event_type": "load"}\n');
-    out.end();
-    await once(out, 'finish');
-    const first = await longCli('analytics', 'import', file);
-    expect(first.stdout).toContain('imported');
-    expect(first.stdout).toContain('1,000,001 lines, 1,000,000 events accepted (1,000,000 stored now, 0 stored by an earlier import of this file), 1 lines rejected');
-    expect(first.stdout).toMatch(/line 1000001: /);
-    expect(first.stderr).toMatch(/import \[#+\] 1,000,001 \/ 1,000,001 lines, [\d,]+ lines\/s, done/);
-    const second = await longCli('analytics', 'import', file);
-    expect(second.stdout).toContain('1,000,000 events accepted (0 stored now, 1,000,000 stored by an earlier import of this file), 1 lines rejected');
-  }, 300_000);
 });
