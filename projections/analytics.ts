@@ -1,7 +1,7 @@
 // Listening analytics: player events (`player-events-*` streams) into hourly and daily roll-ups per content item, ad
 // and project, in the project's time zone (docs/analytics.md, "Storage").
 import type { RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
-import type { ReadStore } from '../src/infrastructure/readStore/port.ts';
+import type { Collection, ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
 import { localPeriodsOf } from '../src/analytics/periods.ts';
 import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, emptyCell, rollupId, rollupIndexes, type Cell, type Counted, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
@@ -17,22 +17,48 @@ const cellOf = (event: StoredPlayerEvent) => `${deviceKeyOf(event.device)}|${eve
 const listenIdOf = (event: StoredPlayerEvent) =>
   event.mediaType === 'ad' ? `${event.sessionId}|ad|${event.adId}` : `${event.sessionId}|content|${event.contentId}`;
 
-/** A change of one listen's counts, to be added to the roll-ups of its subjects. */
+/** A change of one listen's counts, to be added to a cell of a roll-up. */
 type Change = (cell: Cell, sketch: () => Registers) => void;
 
+/** A change waiting for its roll-up, which is read with the others of the log event in one query. */
+interface Pending {
+  id: string;
+  seed: Pick<RollupView, 'projectId' | 'scope' | 'subject' | 'grain' | 'start' | 'day'>;
+  cell: string;
+  change: Change;
+}
+
+/** Ids per query: the documents of a log event are read in a few `$in` queries, not one lookup each. */
+const IDS_PER_QUERY = 500;
+
+async function byIds<T extends { _id: string }>(collection: Collection<T>, ids: string[]): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
+    for (const document of await collection.find({ _id: { $in: ids.slice(at, at + IDS_PER_QUERY) } })) found.set(document._id, document);
+  }
+  return found;
+}
+
+/** Events that count: content events but ad clicks, and ads' loads and clicks. */
+const counts = (event: StoredPlayerEvent) =>
+  event.mediaType === 'ad' ? event.type === 'load' || event.type === 'ad_link_click' : event.type !== 'ad_link_click';
+
 /**
- * Applies one log event's player events. Roll-ups are written before listens (their collection is asked for first,
- * so a batch flushes it first): a replay after a crash between the two finds the listens as they were, counts the same
- * changes again, and leaves alone every roll-up (and listen) that already holds this position.
+ * Applies one log event's player events. Roll-ups are written before listens: a replay after a crash between the two
+ * finds the listens as they were, counts the same changes again, and leaves alone every roll-up (and listen) that
+ * already holds this position. So the roll-ups a batch holds are written before the listens are read.
  */
 async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: number, events: StoredPlayerEvent[]): Promise<void> {
   const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);
   const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
+  const counted = events.filter(counts);
+  if (counted.length === 0) return;
+  await rollups.find({ _id: { $in: [] } });
+  const stored = await byIds(listens, [...new Set(counted.map(listenIdOf))]);
   const zoneOf = new Map<number, string>();
-  /** Documents of this event: null where one already holds it (applied before a crash). */
-  const touchedRollups = new Map<string, RollupView | null>();
-  const touchedListens = new Map<string, ListenView | null>();
-  const sketches = new Map<string, Registers>();
+  /** Listens of this event: null where one already holds it (applied before a crash). */
+  const touched = new Map<string, ListenView | null>();
+  const pending: Pending[] = [];
 
   const zone = async (projectId: number) => {
     let found = zoneOf.get(projectId);
@@ -40,56 +66,36 @@ async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: n
     return found;
   };
 
-  const rollup = async (projectId: number, scope: Scope, subject: string, grain: 'hour' | 'day', start: number, day: string) => {
-    const id = rollupId(scope, subject, grain, start);
-    if (touchedRollups.has(id)) return touchedRollups.get(id)!;
-    const stored = await rollups.findOne({ _id: id });
-    const document = stored && stored.position >= position ? null : (stored ?? { _id: id, projectId, scope, subject, grain, start, day, position, cells: {} });
-    if (document) document.position = position;
-    touchedRollups.set(id, document);
-    return document;
-  };
-
-  const count = async (event: StoredPlayerEvent, counted: Counted, change: Change) => {
+  const count = (event: StoredPlayerEvent, at: Counted, change: Change) => {
     const subjects: [Scope, string][] =
       event.mediaType === 'ad' ? [['ad', String(event.adId)]] : [['content', event.contentId!], ['project', String(event.projectId)]];
     for (const [scope, subject] of subjects) {
-      for (const [grain, start] of [['hour', counted.hour], ['day', counted.dayStart]] as const) {
-        const document = await rollup(event.projectId, scope, subject, grain, start, counted.day);
-        if (!document) continue;
-        const cell = (document.cells[counted.cell] ??= emptyCell());
-        const key = `${document._id} ${counted.cell}`;
-        change(cell, () => {
-          let registers = sketches.get(key);
-          if (!registers) sketches.set(key, (registers = decodeSketch(cell.u)));
-          return registers;
-        });
+      for (const [grain, start] of [['hour', at.hour], ['day', at.dayStart]] as const) {
+        pending.push({ id: rollupId(scope, subject, grain, start), seed: { projectId: event.projectId, scope, subject, grain, start, day: at.day }, cell: at.cell, change });
       }
     }
   };
 
-  for (const event of events) {
-    if (event.mediaType === 'ad' ? event.type === 'play' || event.type === 'play_progress' : event.type === 'ad_link_click') continue;
+  for (const event of counted) {
     const id = listenIdOf(event);
-    let listen = touchedListens.get(id);
+    let listen = touched.get(id);
     if (listen === undefined) {
-      const stored = await listens.findOne({ _id: id });
-      listen = stored && stored.position >= position ? null : (stored ?? { _id: id, projectId: event.projectId, position, loaded: null, played: null, clicked: null, listener: event.localStorageId ?? event.sessionId, seconds: 0, percent: 0 });
+      const before = stored.get(id);
+      listen = before && before.position >= position ? null : (before ?? { _id: id, projectId: event.projectId, position, loaded: null, played: null, clicked: null, listener: event.localStorageId ?? event.sessionId, seconds: 0, percent: 0 });
       if (listen) listen.position = position;
-      touchedListens.set(id, listen);
+      touched.set(id, listen);
     }
     if (!listen) continue;
-    const at = Date.parse(event.at);
-    const periods = localPeriodsOf(await zone(event.projectId), at);
+    const periods = localPeriodsOf(await zone(event.projectId), Date.parse(event.at));
     const here: Counted = { cell: cellOf(event), hour: periods.hourStart, dayStart: periods.dayStart, day: periods.day };
     if (event.type === 'load') {
       if (listen.loaded) continue;
       listen.loaded = here;
-      await count(event, here, (cell) => (cell.i += 1));
+      count(event, here, (cell) => (cell.i += 1));
     } else if (event.type === 'ad_link_click') {
       if (listen.clicked) continue;
       listen.clicked = here;
-      await count(event, here, (cell) => (cell.c += 1));
+      count(event, here, (cell) => (cell.c += 1));
     } else {
       const seconds = Math.max(listen.seconds, event.seconds ?? 0);
       const percent = Math.max(listen.percent, event.percent ?? 0);
@@ -97,7 +103,7 @@ async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: n
         listen.played = here;
         listen.listener = event.localStorageId ?? event.sessionId;
         const listener = listen.listener;
-        await count(event, here, (cell, sketch) => {
+        count(event, here, (cell, sketch) => {
           cell.l += 1;
           cell.t += seconds;
           cell.p += percent;
@@ -106,7 +112,7 @@ async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: n
         });
       } else if (listen.played && (seconds > listen.seconds || percent > listen.percent)) {
         const [fromSeconds, fromPercent] = [listen.seconds, listen.percent];
-        await count(event, listen.played, (cell) => {
+        count(event, listen.played, (cell) => {
           cell.t += seconds - fromSeconds;
           cell.p += percent - fromPercent;
           for (let step = stepsOf(fromPercent); step < stepsOf(percent); step += 1) cell.r[step]! += 1;
@@ -118,13 +124,30 @@ async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: n
     }
   }
 
-  for (const [key, registers] of sketches) {
-    const [documentId, cellKey] = key.split(' ') as [string, string];
-    const document = touchedRollups.get(documentId)!;
-    document.cells[cellKey]!.u = encodeSketch(registers);
+  const found = await byIds(rollups, [...new Set(pending.map(({ id }) => id))]);
+  /** Roll-ups of this event: null where one already holds it. */
+  const documents = new Map<string, RollupView | null>();
+  const sketches = new Map<string, { cell: Cell; registers: Registers }>();
+  for (const { id, seed, cell: key, change } of pending) {
+    let document = documents.get(id);
+    if (document === undefined) {
+      const before = found.get(id);
+      document = before && before.position >= position ? null : (before ?? ({ _id: id, ...seed, position, cells: {} } as RollupView));
+      if (document) document.position = position;
+      documents.set(id, document);
+    }
+    if (!document) continue;
+    const cell = (document.cells[key] ??= emptyCell());
+    change(cell, () => {
+      const sketchKey = `${id} ${key}`;
+      let sketch = sketches.get(sketchKey);
+      if (!sketch) sketches.set(sketchKey, (sketch = { cell, registers: decodeSketch(cell.u) }));
+      return sketch.registers;
+    });
   }
-  for (const document of touchedRollups.values()) if (document) await rollups.put(document);
-  for (const listen of touchedListens.values()) if (listen) await listens.put(listen);
+  for (const { cell, registers } of sketches.values()) cell.u = encodeSketch(registers);
+  for (const document of documents.values()) if (document) await rollups.put(document);
+  for (const listen of touched.values()) if (listen) await listens.put(listen);
 }
 
 /** The projection; `zones` is the store the projects' time zones are read from (the live one, also during a rebuild). */
