@@ -39,7 +39,7 @@ let server: Server | undefined;
 async function start(): Promise<{ server: Server; dataDir: string; env: Record<string, string> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-analytics-'));
   dirs.push(dataDir);
-  const env = { ...benchEnv(dataDir, API_KEY, { generation: false }), LOG_LEVEL: 'warn' };
+  const env = benchEnv(dataDir, API_KEY, { generation: false });
   server = await startServer(env, [], (message) => {
     console.error(message);
     process.exit(1);

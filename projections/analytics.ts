@@ -1,7 +1,7 @@
 // Listening analytics: player events (`player-events-*` streams) into hourly and daily roll-ups per content item, ad
 // and project, in the project's time zone (docs/analytics.md, "Storage").
 import type { RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
-import type { Collection, ReadStore } from '../src/infrastructure/readStore/port.ts';
+import type { Collection, Document, ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
 import { localPeriodsOf } from '../src/analytics/periods.ts';
 import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, emptyCell, rollupId, rollupIndexes, type Cell, type Counted, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
@@ -31,7 +31,8 @@ interface Pending {
 /** Ids per query: the documents of a log event are read in a few `$in` queries, not one lookup each. */
 const IDS_PER_QUERY = 500;
 
-async function byIds<T extends { _id: string }>(collection: Collection<T>, ids: string[]): Promise<Map<string, T>> {
+async function byIds<T extends Document>(collection: Collection<T>, ids: string[]): Promise<Map<string, T>> {
+  if (collection.lookup) return new Map((await collection.lookup(ids)).map((document) => [document._id, document]));
   const found = new Map<string, T>();
   for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
     for (const document of await collection.find({ _id: { $in: ids.slice(at, at + IDS_PER_QUERY) } })) found.set(document._id, document);
@@ -46,14 +47,13 @@ const counts = (event: StoredPlayerEvent) =>
 /**
  * Applies one log event's player events. Roll-ups are written before listens: a replay after a crash between the two
  * finds the listens as they were, counts the same changes again, and leaves alone every roll-up (and listen) that
- * already holds this position. So the roll-ups a batch holds are written before the listens are read.
+ * already holds this position (a batch writes its collections in the order they were first asked for: roll-ups first).
  */
 async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: number, events: StoredPlayerEvent[]): Promise<void> {
   const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);
   const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
   const counted = events.filter(counts);
   if (counted.length === 0) return;
-  await rollups.find({ _id: { $in: [] } });
   const stored = await byIds(listens, [...new Set(counted.map(listenIdOf))]);
   const zoneOf = new Map<number, string>();
   /** Listens of this event: null where one already holds it (applied before a crash). */

@@ -9,6 +9,9 @@ export interface BatchStore extends ReadStore {
   held(): Iterable<Document>;
 }
 
+/** Ids per query of `lookup`. */
+const LOOKUP_IDS = 500;
+
 /** A write held back: the document, or null for a delete. */
 type Held = Document | null;
 
@@ -87,6 +90,16 @@ export function createBatchStore(under: ReadStore, { onlyHolds }: BatchOptions =
         }
         await flush();
         return store.count(filter);
+      },
+      async lookup(ids) {
+        const asked = ids.filter((id) => !known.has(id) && (!holds || holds.has(id)));
+        for (const id of ids) if (!known.has(id) && holds && !holds.has(id)) known.set(id, null);
+        for (let at = 0; at < asked.length; at += LOOKUP_IDS) {
+          const chunk = asked.slice(at, at + LOOKUP_IDS);
+          const found = new Map((await store.find({ _id: { $in: chunk } })).map((document) => [document._id, document]));
+          for (const id of chunk) known.set(id, found.get(id) ?? null);
+        }
+        return ids.flatMap((id) => known.get(id) ?? []);
       },
       async put(document) {
         holds?.add(document._id);

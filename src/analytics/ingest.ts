@@ -37,16 +37,17 @@ export function parsePlayerEvents(body: unknown): PlayerEvent[] {
 /**
  * What is wrong with the subjects an event names: its project must be one of the service, its content item or ad one of
  * that project, so that nobody can fill a project's figures with items it does not have. Lookups are remembered
- * (a batch or a file names few subjects).
+ * for `rememberMs` (players post many events about few items): an item deleted that long ago is refused.
  */
-export function subjectChecker(read: ReadStore) {
-  const known = new Map<string, boolean>();
+export function subjectChecker(read: ReadStore, rememberMs = Infinity) {
+  const known = new Map<string, { found: boolean; until: number }>();
   const check = async (key: string, lookup: () => Promise<boolean>) => {
-    let found = known.get(key);
-    if (found === undefined) {
-      if (known.size > 100_000) known.clear();
-      known.set(key, (found = await lookup()));
-    }
+    const now = Date.now();
+    const remembered = known.get(key);
+    if (remembered && remembered.until > now) return remembered.found;
+    if (known.size > 100_000) known.clear();
+    const found = await lookup();
+    known.set(key, { found, until: now + rememberMs });
     return found;
   };
   return async (event: PlayerEvent): Promise<FieldError[]> => {
@@ -67,8 +68,7 @@ export function subjectChecker(read: ReadStore) {
 }
 
 /** Every event's subjects checked; any wrong makes the request invalid, each error at `[index].field`. */
-export async function checkSubjects(read: ReadStore, events: PlayerEvent[]): Promise<void> {
-  const check = subjectChecker(read);
+export async function checkSubjects(check: ReturnType<typeof subjectChecker>, events: PlayerEvent[]): Promise<void> {
   const errors: FieldError[] = [];
   for (const [index, event] of events.entries()) {
     for (const error of await check(event)) errors.push({ location: `[${index}].${error.location}`, message: error.message });

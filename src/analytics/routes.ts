@@ -9,10 +9,13 @@ import { rawQuery } from '../http/query.ts';
 import { clientAddress, memoryCounter } from '../http/rateLimit.ts';
 import { analyticsActions, type AnalyticsActions } from './actions.ts';
 import { EVENTS_PATH } from './playerEvents.ts';
-import { checkSubjects, createEventRecorder, parsePlayerEvents, storedEventsOf } from './ingest.ts';
+import { checkSubjects, createEventRecorder, parsePlayerEvents, storedEventsOf, subjectChecker } from './ingest.ts';
 
 /** The largest body the events endpoint reads: 1,000 events of the player's shape take about 700 KB. */
 export const MAX_EVENTS_BODY_BYTES = 1024 * 1024;
+
+/** How long the endpoint remembers that a project, item or ad exists (or does not). */
+const SUBJECTS_REMEMBERED_MS = 10_000;
 
 const PREFLIGHT = {
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
@@ -29,6 +32,7 @@ const JSON_OR_TEXT = /^(?:application\/json|text\/plain)\s*(?:;|$)/i;
  */
 function playerEvents(services: Services): Middleware {
   const recorder = createEventRecorder(services.events, services.now);
+  const check = subjectChecker(services.read, SUBJECTS_REMEMBERED_MS);
   const counter = services.requestCounter ?? memoryCounter();
   const limit = services.limits.analyticsPerAddress;
   return async function receivePlayerEvents(ctx: Context, next: Next) {
@@ -58,7 +62,7 @@ function playerEvents(services: Services): Middleware {
       return sendError(ctx, 400, 'Malformed JSON');
     }
     const events = parsePlayerEvents(body);
-    await checkSubjects(services.read, events);
+    await checkSubjects(check, events);
     await recorder.record(storedEventsOf(events, services.now()));
     ctx.status = 200;
     ctx.body = { accepted: events.length };

@@ -45,6 +45,11 @@ export interface Collection<T extends Document = Document> {
    * shared counters rest on this instead).
    */
   insert(document: T): Promise<boolean>;
+  /**
+   * Documents by `_id`, answered from what a projection's batch holds where it has them and in one query for the rest,
+   * without writing what the batch holds first (projections/batchStore.ts). Stores without it answer `find` by `$in`.
+   */
+  lookup?(ids: string[]): Promise<T[]>;
   /** Puts and deletes in order, in one round trip where the store has one (MongoDB's bulkWrite); without it, one by one. */
   bulkWrite?(writes: Write<T>[]): Promise<void>;
   /**
