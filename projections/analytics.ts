@@ -54,6 +54,9 @@ async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: n
   const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
   const counted = events.filter(counts);
   if (counted.length === 0) return;
+  // A log event carries up to 1,000 player events and the store's calls are synchronous: the API's requests get their
+  // turn between two log events, also while an import of millions is being counted.
+  await new Promise((resolve) => setImmediate(resolve));
   const stored = await byIds(listens, [...new Set(counted.map(listenIdOf))]);
   const zoneOf = new Map<number, string>();
   /** Listens of this event: null where one already holds it (applied before a crash). */
