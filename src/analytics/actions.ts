@@ -8,8 +8,8 @@ import { findContent, CONTENT_ITEMS, type ContentItemView } from '../content/rea
 import { findProject, listProjects, type ProjectView } from '../projects/readModel.ts';
 import { ADS, type AdView } from '../ads/readModel.ts';
 import { projectResource } from '../shared/projectResources.ts';
-import { ANALYTICS_ROLLUPS, type RollupView } from './readModel.ts';
-import { adFiguresOf, cellFilter, metricsOf, rangeOf, recordsOf, subjectRollups, subjectTotals, newTallies, addRollup, type Tallies } from './figures.ts';
+import type { RollupView, Scope } from './readModel.ts';
+import { adFiguresOf, cellFilter, metricsOf, projectDays, rangeOf, recordsOf, subjectRollups, subjectTotals, type Tallies } from './figures.ts';
 import { analyticsListQuery, analyticsQuery, type AnalyticsQuery } from './wire.ts';
 
 export type AnalyticsActions = ReturnType<typeof analyticsActions>;
@@ -30,19 +30,12 @@ function pageOf<R>(rows: { size: number; id: string | number; row: R }[], query:
 export function analyticsActions({ read, now }: Services) {
   const nowMs = () => now().getTime();
 
-  /** A project's own figures: its project-wide roll-ups in its time zone. */
-  const projectRecords = async (project: ProjectView, query: AnalyticsQuery) => {
+  /** One subject's records over the query's range, in its project's time zone. */
+  const subjectRecords = async <T>(project: ProjectView, scope: Scope, subject: string, query: AnalyticsQuery, figures: (tallies: Tallies) => T) => {
     const range = rangeOf(query, project.timeZone, nowMs());
-    return recordsOf(range, await subjectRollups(read, 'project', String(project.id), range), cellFilter(query), (tallies) => metricsOf(tallies, query));
+    return recordsOf(range, await subjectRollups(read, scope, subject, range), cellFilter(query), figures);
   };
-
-  const projectTotals = async (project: ProjectView, query: AnalyticsQuery): Promise<Tallies> => {
-    const range = rangeOf({ ...query, aggregation: 'all' }, project.timeZone, nowMs());
-    const tallies = newTallies();
-    const wanted = cellFilter(query);
-    for (const document of await subjectRollups(read, 'project', String(project.id), range)) addRollup(tallies, document, wanted);
-    return tallies;
-  };
+  const metricsFor = (query: AnalyticsQuery) => (tallies: Tallies) => metricsOf(tallies, query);
 
   const projectsOf = async (ctx: Context): Promise<ProjectView[]> => {
     const principal = principalOf(ctx);
@@ -59,13 +52,13 @@ export function analyticsActions({ read, now }: Services) {
       const query = queryOf(rawQuery);
       const item = await findContent(read, project.id, id);
       if (!item) throw notFound();
-      const range = rangeOf(query, project.timeZone, nowMs());
-      return recordsOf(range, await subjectRollups(read, 'content', item._id, range), cellFilter(query), (tallies) => metricsOf(tallies, query));
+      return subjectRecords(project, 'content', item._id, query, metricsFor(query));
     },
 
     async project(ctx: Context, projectParam: string | undefined, rawQuery: Record<string, unknown>) {
       const project = await reachableProject(ctx, read, projectParam);
-      return projectRecords(project, queryOf(rawQuery));
+      const query = queryOf(rawQuery);
+      return subjectRecords(project, 'project', String(project.id), query, metricsFor(query));
     },
 
     /** Every project of the organization, each by its own local days (hours: by the hour they begin in, UTC). */
@@ -74,23 +67,19 @@ export function analyticsActions({ read, now }: Services) {
       const query = queryOf(rawQuery);
       const range = rangeOf(query, 'UTC', nowMs());
       const projects = await listProjects(read, organizationId, 0, MOST_PROJECTS);
-      const rollups = read.collection<RollupView>(ANALYTICS_ROLLUPS);
       const documents: RollupView[] = [];
       for (const project of projects) {
-        const found =
-          range.grouping === 'hour'
-            ? await subjectRollups(read, 'project', String(project.id), range)
-            : await rollups.find({ projectId: project.id, scope: 'project', grain: 'day', day: { $gte: range.from, $lte: range.to } });
-        documents.push(...found);
+        documents.push(...(range.grouping === 'hour' ? await subjectRollups(read, 'project', String(project.id), range) : await projectDays(read, project.id, 'project', range)));
       }
-      return recordsOf(range, documents, cellFilter(query), (tallies) => metricsOf(tallies, query));
+      return recordsOf(range, documents, cellFilter(query), metricsFor(query));
     },
 
     async projects(ctx: Context, rawQuery: Record<string, unknown>) {
       const query = listQueryOf(rawQuery);
       const rows = [];
       for (const project of await projectsOf(ctx)) {
-        const tallies = await projectTotals(project, query);
+        // `all`: one record, the range's sum.
+        const { tallies } = (await subjectRecords(project, 'project', String(project.id), { ...query, aggregation: 'all' }, (sum) => ({ tallies: sum })))[0]!;
         rows.push({ size: tallies.total.l, id: project.id, row: { project: { id: project.id, name: project.name }, ...metricsOf(tallies, query) } });
       }
       return pageOf(rows, query);
@@ -130,8 +119,7 @@ export function analyticsActions({ read, now }: Services) {
       const query = queryOf(rawQuery);
       const ad = /^\d{1,12}$/.test(adParam) ? await ads.find(read, project.id, Number(adParam)) : null;
       if (!ad) throw notFound();
-      const range = rangeOf(query, project.timeZone, nowMs());
-      return recordsOf(range, await subjectRollups(read, 'ad', String(ad.id), range), cellFilter(query), adFiguresOf);
+      return subjectRecords(project, 'ad', String(ad.id), query, adFiguresOf);
     },
   };
 }

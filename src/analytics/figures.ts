@@ -146,9 +146,13 @@ export function recordsOf<T>(range: Range, documents: RollupView[], wanted: (cel
   return periods.map(({ key, startMs }) => ({ start: localIso(range.zone, startMs), ...figures(tallies.get(key)!) }));
 }
 
+/** A project's daily roll-ups of one scope whose local day is in the range. */
+export const projectDays = (read: ReadStore, projectId: number, scope: Scope, range: Range): Promise<RollupView[]> =>
+  read.collection<RollupView>(ANALYTICS_ROLLUPS).find({ projectId, scope, grain: 'day', day: { $gte: range.from, $lte: range.to } });
+
 /** Each subject's sum over the range (daily roll-ups of a project's content items or ads), for the lists. */
 export async function subjectTotals(read: ReadStore, projectId: number, scope: Scope, range: Range, wanted: (cell: string) => boolean): Promise<Map<string, Tallies>> {
-  const documents = await read.collection<RollupView>(ANALYTICS_ROLLUPS).find({ projectId, scope, grain: 'day', day: { $gte: range.from, $lte: range.to } });
+  const documents = await projectDays(read, projectId, scope, range);
   const totals = new Map<string, Tallies>();
   for (const document of documents) {
     let tallies = totals.get(document.subject);

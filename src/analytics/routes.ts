@@ -6,7 +6,7 @@ import type { Services } from '../services.ts';
 import { sendError } from '../http/errors.ts';
 import { readBody } from '../http/readBody.ts';
 import { rawQuery } from '../http/query.ts';
-import { clientAddress, memoryCounter } from '../http/rateLimit.ts';
+import { answerLimit, clientAddress, memoryCounter } from '../http/rateLimit.ts';
 import { analyticsActions, type AnalyticsActions } from './actions.ts';
 import { EVENTS_PATH } from './playerEvents.ts';
 import { checkSubjects, createEventRecorder, parsePlayerEvents, storedEventsOf, subjectChecker } from './ingest.ts';
@@ -47,11 +47,7 @@ function playerEvents(services: Services): Middleware {
       ctx.set('Allow', 'POST, OPTIONS');
       return sendError(ctx, 405, 'Method Not Allowed');
     }
-    const taken = await counter.take(`analytics:${clientAddress(ctx)}`, limit);
-    if (!taken.allowed) {
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil((taken.resetsAt - taken.at) / 1000))));
-      return sendError(ctx, 429, 'Too Many Requests');
-    }
+    if (!answerLimit(ctx, await counter.take(`analytics:${clientAddress(ctx)}`, limit), limit)) return;
     if (!JSON_OR_TEXT.test(ctx.get('content-type'))) return sendError(ctx, 415, 'Events are posted as application/json or text/plain');
     const read = await readBody(ctx.req, MAX_EVENTS_BODY_BYTES);
     if (!read.ok) return read.reason === 'too_large' ? sendError(ctx, 413, `Request body too large: at most ${MAX_EVENTS_BODY_BYTES} bytes`) : sendError(ctx, 400, 'Incomplete body');

@@ -48,7 +48,7 @@ export function memoryCounter(now: () => number = Date.now): RequestCounter {
 }
 
 /** Answers 429 with Retry-After when the window is full; sets the limit headers either way; true when the request may go on. */
-function answer(ctx: Context, taken: Taken, limit: number): boolean {
+export function answerLimit(ctx: Context, taken: Taken, limit: number): boolean {
   ctx.set('X-RateLimit-Limit', String(limit));
   ctx.set('X-RateLimit-Reset', String(Math.ceil(taken.resetsAt / 1000)));
   ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - taken.used)));
@@ -62,7 +62,7 @@ export function rateLimit(limits: { get: number; other: number }, counter: Reque
   return async function limitRequests(ctx: Context, next: Next) {
     const reading = ctx.method === 'GET' || ctx.method === 'HEAD';
     const limit = reading ? limits.get : limits.other;
-    if (answer(ctx, await counter.take(`${reading ? 'get' : 'other'}:${principalOf(ctx).keyHash}`, limit), limit)) await next();
+    if (answerLimit(ctx, await counter.take(`${reading ? 'get' : 'other'}:${principalOf(ctx).keyHash}`, limit), limit)) await next();
   };
 }
 
@@ -70,7 +70,7 @@ export function rateLimit(limits: { get: number; other: number }, counter: Reque
 export function publicRateLimit(limit: number, counter: RequestCounter = memoryCounter()) {
   return async function limitPublicRequests(ctx: Context, next: Next) {
     if (!PUBLIC_PATH.test(ctx.path)) return next();
-    if (answer(ctx, await counter.take(`public:${clientAddress(ctx)}`, limit), limit)) return next();
+    if (answerLimit(ctx, await counter.take(`public:${clientAddress(ctx)}`, limit), limit)) return next();
     // Players and feed readers are cross-origin: the refusal must be readable by the page that asked.
     ctx.set('Access-Control-Allow-Origin', '*');
   };
