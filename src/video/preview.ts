@@ -104,6 +104,11 @@ export function videoPreviewActions(services: Services, renderer: VideoRenderer)
     const words: TimedWord[] = spoken.words
       .filter((word) => word.start_time < durationMs)
       .map((word) => ({ text: word.text, start_time: Math.round(word.start_time), duration: Math.round(Math.min(word.duration, durationMs - word.start_time)) }));
+    // A sample of marks alone ('-', '…', a zero-width space) is spoken as silence: there would be nothing to show.
+    if (words.length === 0 || durationMs === 0) {
+      await rm(dir, { recursive: true, force: true });
+      throw invalid([{ location: 'sample_text', message: 'has no word to speak: give a sentence' }]);
+    }
     // The poster shows the middle of a word past half the sample: karaoke and reveal are mid-scene there.
     const shown = words[Math.floor(words.length * 0.6)];
     const rendered = await limit(() =>

@@ -66,6 +66,12 @@ describe('video settings previews', () => {
     expect(size.body.errors[0].location).toBe('size');
     const template = await server.request('POST', `/v1/projects/${projectId}/video_settings/preview`, { body: { template: { id: 999999 } } });
     expect(template.status).toBe(422);
+    // Marks alone are spoken as silence: no words to caption, no frame to draw.
+    for (const sample_text of ['-', '…', '\u200b']) {
+      const silent = await server.request('POST', `/v1/projects/${projectId}/video_settings/preview`, { body: { sizes: small, sample_text } });
+      expect(silent.status, JSON.stringify(sample_text)).toBe(422);
+      expect(silent.body.errors.map((error: { location: string }) => error.location)).toEqual(['sample_text']);
+    }
   });
 
   it('renders the largest frame accepted, 3840×3840, with a turned gradient, within the memory bound', async () => {

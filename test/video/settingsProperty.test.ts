@@ -85,7 +85,7 @@ const fields: Record<string, fc.Arbitrary<unknown>> = {
     text_width: between(10, 100),
     text_horizontal_offset: between(-50, 50),
     text_vertical_offset: between(-50, 50),
-    sample_text: fc.oneof(fc.constant('Short and clear.'), fc.string({ maxLength: 40 })),
+    sample_text: fc.oneof(fc.constant('Short and clear.'), fc.string({ maxLength: 40 }), fc.constantFrom('-', '…', '\u200b', '?!', '()')),
 };
 
 /** One to three fields over a small frame: a body with few fields reaches the renderer often enough to test it. */
