@@ -1,13 +1,16 @@
 // Listening analytics: player events (`player-events-*` streams) into hourly and daily roll-ups per content item, ad
 // and project, in the project's time zone (docs/analytics.md, "Storage").
-import type { RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
-import type { Collection, Document, ReadStore } from '../src/infrastructure/readStore/port.ts';
+import type { EventStore, RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
+import { inTransaction, type Collection, type Document, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
 import { localPeriodsOf } from '../src/analytics/periods.ts';
-import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, emptyCell, rollupId, rollupIndexes, type Cell, type Counted, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
-import { addListener, decodeSketch, encodeSketch, type Registers } from '../src/analytics/uniques.ts';
+import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, THOUSANDTHS, emptyCell, rollupId, rollupIndexes, type Cell, type Counted, type Grain, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
+import { Sketch } from '../src/analytics/uniques.ts';
 import { findProject } from '../src/projects/readModel.ts';
-import type { Projection } from './projection.ts';
+import { CHECKPOINTS, type Projection } from './projection.ts';
+
+/** Seconds or percent as the whole thousandths roll-ups count. */
+const thousandths = (value: number) => Math.round(value * THOUSANDTHS);
 
 /** Retention steps a percentage reaches: 10 % is the first, 100 % the tenth. */
 const stepsOf = (percent: number) => Math.min(10, Math.floor(percent / 10 + 1e-9));
@@ -17,16 +20,9 @@ const cellOf = (event: StoredPlayerEvent) => `${deviceKeyOf(event.device)}|${eve
 const listenIdOf = (event: StoredPlayerEvent) =>
   event.mediaType === 'ad' ? `${event.sessionId}|ad|${event.adId}` : `${event.sessionId}|content|${event.contentId}`;
 
-/** A change of one listen's counts, to be added to a cell of a roll-up. */
-type Change = (cell: Cell, sketch: () => Registers) => void;
-
-/** A change waiting for its roll-up, which is read with the others of the log event in one query. */
-interface Pending {
-  id: string;
-  seed: Pick<RollupView, 'projectId' | 'scope' | 'subject' | 'grain' | 'start' | 'day'>;
-  cell: string;
-  change: Change;
-}
+/** Events that count: content events but ad clicks, and ads' loads and clicks. */
+const counts = (event: StoredPlayerEvent) =>
+  event.mediaType === 'ad' ? event.type === 'load' || event.type === 'ad_link_click' : event.type !== 'ad_link_click';
 
 /** Ids per query: the documents of a log event are read in a few `$in` queries, not one lookup each. */
 const IDS_PER_QUERY = 500;
@@ -40,128 +36,312 @@ async function byIds<T extends Document>(collection: Collection<T>, ids: string[
   return found;
 }
 
-/** Events that count: content events but ad clicks, and ads' loads and clicks. */
-const counts = (event: StoredPlayerEvent) =>
-  event.mediaType === 'ad' ? event.type === 'load' || event.type === 'ad_link_click' : event.type !== 'ad_link_click';
+/** What a cell of a roll-up gains from the events counted: added to the stored cell when written. */
+class Gain {
+  i = 0;
+  l = 0;
+  t = 0;
+  p = 0;
+  r = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  c = 0;
+  listeners: Sketch | null = null;
+
+  /** One listen's change: an impression, a click, a listen, or more of a listen counted before. */
+  add(change: Change): void {
+    this.i += change.i;
+    this.c += change.c;
+    this.l += change.l;
+    this.t += change.seconds;
+    this.p += change.percent;
+    for (let step = change.fromStep; step < change.toStep; step += 1) this.r[step]! += 1;
+    if (change.listener !== null) (this.listeners ??= new Sketch()).add(change.listener);
+  }
+
+  /** Added to a stored cell. */
+  addTo(cell: Cell): void {
+    cell.i += this.i;
+    cell.c += this.c;
+    cell.l += this.l;
+    cell.t += this.t;
+    cell.p += this.p;
+    for (let step = 0; step < 10; step += 1) cell.r[step]! += this.r[step]!;
+    if (this.listeners) cell.u = this.listeners.encodedWith(cell.u);
+  }
+}
+
+/** One listen's change of a cell; `t` and `p` in thousandths, retention steps from `fromStep` to `toStep` (excluded). */
+class Change {
+  constructor(
+    readonly i: number,
+    readonly c: number,
+    readonly l: number,
+    readonly seconds: number,
+    readonly percent: number,
+    readonly fromStep: number,
+    readonly toStep: number,
+    readonly listener: string | null,
+  ) {}
+}
+
+const IMPRESSION = new Change(1, 0, 0, 0, 0, 0, 0, null);
+const CLICK = new Change(0, 1, 0, 0, 0, 0, 0, null);
+
+/** A roll-up's gains, with the first and last log positions they come from. */
+interface Gains {
+  seed: Pick<RollupView, '_id' | 'projectId' | 'scope' | 'subject' | 'grain' | 'start' | 'day'>;
+  from: number;
+  position: number;
+  cells: Map<string, Gain>;
+}
+
+/** A listen as a run counts it: its document, and the cells its listen went to (its later progress adds there). */
+class Entry {
+  /** Changed by this run: to be written. */
+  changed = false;
+  /** Already holds a log event being counted (a replay after a crash): left alone for this run. */
+  done = false;
+  playedIn: { gains: Gains[]; cells: Gain[] } | null = null;
+  constructor(readonly listen: ListenView) {}
+}
 
 /**
- * Applies one log event's player events. Roll-ups are written before listens: a replay after a crash between the two
- * finds the listens as they were, counts the same changes again, and leaves alone every roll-up (and listen) that
- * already holds this position (a batch writes its collections in the order they were first asked for: roll-ups first).
+ * What a run of player events changes: the listens they touch, as they end up, and what each roll-up cell gains.
+ * A live log event is counted alone; a rebuild counts up to a few million events at a time. Gains add up, so the
+ * roll-ups are read (where the store may hold them) and written once, after the counting.
  */
+export class Tally {
+  private readonly entries = new Map<string, Entry>();
+  /**
+   * By scope, subject, grain and start (in quarter hours, a small integer): many small maps, quicker to look in than
+   * one of every roll-up by its id.
+   */
+  private readonly gains: Record<Scope, Map<string, Record<Grain, Map<number, Gains>>>> = { content: new Map(), project: new Map(), ad: new Map() };
+  private readonly zones = new Map<number, string>();
+  counted = 0;
+
+  constructor(private readonly zonesStore: ReadStore) {}
+
+  private *allGains(): Iterable<Gains> {
+    for (const byScope of Object.values(this.gains)) {
+      for (const bySubject of byScope.values()) {
+        yield* bySubject.hour.values();
+        yield* bySubject.day.values();
+      }
+    }
+  }
+
+  /** Reads the stored listens the events touch that this run has not: needed first, where the store may hold some. */
+  async readListens(listens: Collection<ListenView>, events: StoredPlayerEvent[]): Promise<void> {
+    const ids = [...new Set(events.filter(counts).map(listenIdOf))].filter((id) => !this.entries.has(id));
+    for (const [id, listen] of await byIds(listens, ids)) this.entries.set(id, new Entry(listen));
+  }
+
+  private async zoneOf(projectId: number): Promise<string> {
+    let zone = this.zones.get(projectId);
+    if (zone === undefined) this.zones.set(projectId, (zone = (await findProject(this.zonesStore, projectId))?.timeZone ?? 'UTC'));
+    return zone;
+  }
+
+  /** The cells of the roll-ups an event counted `at` goes to: its subject's (and its project's), by hour and by day. */
+  private cellsAt(event: StoredPlayerEvent, position: number, at: Counted): { gains: Gains[]; cells: Gain[] } {
+    const found = { gains: [] as Gains[], cells: [] as Gain[] };
+    const content = event.mediaType === 'content';
+    for (let subjectIndex = 0; subjectIndex < (content ? 2 : 1); subjectIndex += 1) {
+      const scope: Scope = !content ? 'ad' : subjectIndex === 0 ? 'content' : 'project';
+      const subject = !content ? String(event.adId) : subjectIndex === 0 ? event.contentId! : String(event.projectId);
+      let bySubject = this.gains[scope].get(subject);
+      if (!bySubject) this.gains[scope].set(subject, (bySubject = { hour: new Map(), day: new Map() }));
+      for (const grain of GRAINS) {
+        const start = grain === 'hour' ? at.hour : at.dayStart;
+        const quarter = start / QUARTER_MS;
+        let gains = bySubject[grain].get(quarter);
+        if (!gains) {
+          const id = rollupId(scope, subject, grain, start);
+          bySubject[grain].set(quarter, (gains = { seed: { _id: id, projectId: event.projectId, scope, subject, grain, start, day: at.day }, from: position, position, cells: new Map() }));
+        }
+        let gain = gains.cells.get(at.cell);
+        if (!gain) gains.cells.set(at.cell, (gain = new Gain()));
+        found.gains.push(gains);
+        found.cells.push(gain);
+      }
+    }
+    return found;
+  }
+
+  private static gain(position: number, into: { gains: Gains[]; cells: Gain[] }, change: Change): void {
+    for (const gains of into.gains) gains.position = position;
+    for (const cell of into.cells) cell.add(change);
+  }
+
+  /** Counts one log event's player events, in order. */
+  async count(position: number, events: StoredPlayerEvent[]): Promise<void> {
+    for (const event of events) if (!this.zones.has(event.projectId)) await this.zoneOf(event.projectId);
+    const here = (event: StoredPlayerEvent): Counted => {
+      const periods = localPeriodsOf(this.zones.get(event.projectId)!, Date.parse(event.at));
+      return { cell: cellOf(event), hour: periods.hourStart, dayStart: periods.dayStart, day: periods.day };
+    };
+    for (const event of events) {
+      if (!counts(event)) continue;
+      const id = listenIdOf(event);
+      let entry = this.entries.get(id);
+      if (entry?.done) continue;
+      if (entry && !entry.changed && entry.listen.position >= position) {
+        entry.done = true;
+        continue;
+      }
+      if (!entry) {
+        const listener = event.localStorageId ?? event.sessionId;
+        entry = new Entry({ _id: id, projectId: event.projectId, position, loaded: null, played: null, clicked: null, listener, seconds: 0, percent: 0 });
+        this.entries.set(id, entry);
+      }
+      entry.changed = true;
+      const listen = entry.listen;
+      listen.position = position;
+      this.counted += 1;
+      if (event.type === 'load') {
+        if (listen.loaded) continue;
+        listen.loaded = here(event);
+        Tally.gain(position, this.cellsAt(event, position, listen.loaded), IMPRESSION);
+      } else if (event.type === 'ad_link_click') {
+        if (listen.clicked) continue;
+        listen.clicked = here(event);
+        Tally.gain(position, this.cellsAt(event, position, listen.clicked), CLICK);
+      } else {
+        const seconds = Math.max(listen.seconds, event.seconds ?? 0);
+        const percent = Math.max(listen.percent, event.percent ?? 0);
+        if (event.type === 'play' && !listen.played) {
+          listen.played = here(event);
+          listen.listener = event.localStorageId ?? event.sessionId;
+          entry.playedIn = this.cellsAt(event, position, listen.played);
+          Tally.gain(position, entry.playedIn, new Change(0, 0, 1, thousandths(seconds), thousandths(percent), 0, stepsOf(percent), listen.listener));
+        } else if (listen.played && (seconds > listen.seconds || percent > listen.percent)) {
+          entry.playedIn ??= this.cellsAt(event, position, listen.played);
+          const more = new Change(0, 0, 0, thousandths(seconds) - thousandths(listen.seconds), thousandths(percent) - thousandths(listen.percent), stepsOf(listen.percent), stepsOf(percent), null);
+          Tally.gain(position, entry.playedIn, more);
+        }
+        // Progress before its play (sends out of order) is kept, and counted when the play arrives.
+        listen.seconds = seconds;
+        listen.percent = percent;
+      }
+    }
+  }
+
+  /**
+   * The documents to write: roll-ups with their gains added (read from `rollups` where it may hold them, and left
+   * alone where one already holds a log event counted here), then the listens changed. Roll-ups come first: a replay
+   * after a crash between the two finds the listens as they were and counts the same gains again, which the roll-ups
+   * that hold them refuse.
+   */
+  async documents(rollups: Collection<RollupView> | null): Promise<{ rollups: RollupView[]; listens: ListenView[] }> {
+    const stored = rollups ? await byIds(rollups, [...this.allGains()].map(({ seed }) => seed._id)) : new Map<string, RollupView>();
+    const written: RollupView[] = [];
+    for (const gains of this.allGains()) {
+      const before = stored.get(gains.seed._id);
+      if (before && before.position >= gains.from) continue;
+      const document: RollupView = before ?? { ...gains.seed, position: 0, cells: {} };
+      document.position = gains.position;
+      for (const [key, gain] of gains.cells) gain.addTo((document.cells[key] ??= emptyCell()));
+      written.push(document);
+    }
+    const listens: ListenView[] = [];
+    for (const entry of this.entries.values()) if (entry.changed) listens.push(entry.listen);
+    return { rollups: written, listens };
+  }
+}
+
+const GRAINS: readonly Grain[] = ['hour', 'day'];
+/** Local hours and days begin on quarter hours in every time zone. */
+const QUARTER_MS = 900_000;
+
+/** Applies one log event's player events on the runner's store (a batch's: each document read and written once per batch). */
 async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: number, events: StoredPlayerEvent[]): Promise<void> {
-  const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);
-  const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
-  const counted = events.filter(counts);
-  if (counted.length === 0) return;
+  if (!events.some(counts)) return;
   // A log event carries up to 1,000 player events and the store's calls are synchronous: the API's requests get their
   // turn between two log events, also while an import of millions is being counted.
   await new Promise((resolve) => setImmediate(resolve));
-  const stored = await byIds(listens, [...new Set(counted.map(listenIdOf))]);
-  const zoneOf = new Map<number, string>();
-  /** Listens of this event: null where one already holds it (applied before a crash). */
-  const touched = new Map<string, ListenView | null>();
-  const pending: Pending[] = [];
-
-  const zone = async (projectId: number) => {
-    let found = zoneOf.get(projectId);
-    if (found === undefined) zoneOf.set(projectId, (found = (await findProject(zones, projectId))?.timeZone ?? 'UTC'));
-    return found;
-  };
-
-  const count = (event: StoredPlayerEvent, at: Counted, change: Change) => {
-    const subjects: [Scope, string][] =
-      event.mediaType === 'ad' ? [['ad', String(event.adId)]] : [['content', event.contentId!], ['project', String(event.projectId)]];
-    for (const [scope, subject] of subjects) {
-      for (const [grain, start] of [['hour', at.hour], ['day', at.dayStart]] as const) {
-        pending.push({ id: rollupId(scope, subject, grain, start), seed: { projectId: event.projectId, scope, subject, grain, start, day: at.day }, cell: at.cell, change });
-      }
-    }
-  };
-
-  for (const event of counted) {
-    const id = listenIdOf(event);
-    let listen = touched.get(id);
-    if (listen === undefined) {
-      const before = stored.get(id);
-      listen = before && before.position >= position ? null : (before ?? { _id: id, projectId: event.projectId, position, loaded: null, played: null, clicked: null, listener: event.localStorageId ?? event.sessionId, seconds: 0, percent: 0 });
-      if (listen) listen.position = position;
-      touched.set(id, listen);
-    }
-    if (!listen) continue;
-    const periods = localPeriodsOf(await zone(event.projectId), Date.parse(event.at));
-    const here: Counted = { cell: cellOf(event), hour: periods.hourStart, dayStart: periods.dayStart, day: periods.day };
-    if (event.type === 'load') {
-      if (listen.loaded) continue;
-      listen.loaded = here;
-      count(event, here, (cell) => (cell.i += 1));
-    } else if (event.type === 'ad_link_click') {
-      if (listen.clicked) continue;
-      listen.clicked = here;
-      count(event, here, (cell) => (cell.c += 1));
-    } else {
-      const seconds = Math.max(listen.seconds, event.seconds ?? 0);
-      const percent = Math.max(listen.percent, event.percent ?? 0);
-      if (event.type === 'play' && !listen.played) {
-        listen.played = here;
-        listen.listener = event.localStorageId ?? event.sessionId;
-        const listener = listen.listener;
-        count(event, here, (cell, sketch) => {
-          cell.l += 1;
-          cell.t += seconds;
-          cell.p += percent;
-          for (let step = 0; step < stepsOf(percent); step += 1) cell.r[step]! += 1;
-          addListener(sketch(), listener);
-        });
-      } else if (listen.played && (seconds > listen.seconds || percent > listen.percent)) {
-        const [fromSeconds, fromPercent] = [listen.seconds, listen.percent];
-        count(event, listen.played, (cell) => {
-          cell.t += seconds - fromSeconds;
-          cell.p += percent - fromPercent;
-          for (let step = stepsOf(fromPercent); step < stepsOf(percent); step += 1) cell.r[step]! += 1;
-        });
-      }
-      // Progress before its play (sends out of order) is kept, and counted when the play arrives.
-      listen.seconds = seconds;
-      listen.percent = percent;
-    }
-  }
-
-  const found = await byIds(rollups, [...new Set(pending.map(({ id }) => id))]);
-  /** Roll-ups of this event: null where one already holds it. */
-  const documents = new Map<string, RollupView | null>();
-  const sketches = new Map<string, { cell: Cell; registers: Registers }>();
-  for (const { id, seed, cell: key, change } of pending) {
-    let document = documents.get(id);
-    if (document === undefined) {
-      const before = found.get(id);
-      document = before && before.position >= position ? null : (before ?? ({ _id: id, ...seed, position, cells: {} } as RollupView));
-      if (document) document.position = position;
-      documents.set(id, document);
-    }
-    if (!document) continue;
-    const cell = (document.cells[key] ??= emptyCell());
-    change(cell, () => {
-      const sketchKey = `${id} ${key}`;
-      let sketch = sketches.get(sketchKey);
-      if (!sketch) sketches.set(sketchKey, (sketch = { cell, registers: decodeSketch(cell.u) }));
-      return sketch.registers;
-    });
-  }
-  for (const { cell, registers } of sketches.values()) cell.u = encodeSketch(registers);
-  for (const document of documents.values()) if (document) await rollups.put(document);
-  for (const listen of touched.values()) if (listen) await listens.put(listen);
+  const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);
+  const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
+  const tally = new Tally(zones);
+  await tally.readListens(listens, events);
+  await tally.count(position, events);
+  const documents = await tally.documents(rollups);
+  for (const document of documents.rollups) await rollups.put(document);
+  for (const listen of documents.listens) await listens.put(listen);
 }
 
-/** The projection; `zones` is the store the projects' time zones are read from (the live one, also during a rebuild). */
-export function analyticsProjection(zones: ReadStore): Projection {
+/** Log events read at a time by a bulk load (up to 1,000 player events each). */
+const READ_LOG_EVENTS = 100;
+/** Documents per transaction of a bulk load's writes: other writers of the store get their turn between two. */
+const WRITES_PER_TRANSACTION = 20_000;
+
+async function writeInSteps<T extends Document>(store: ReadStore, name: string, documents: T[]): Promise<void> {
+  for (let at = 0; at < documents.length; at += WRITES_PER_TRANSACTION) {
+    const step = documents.slice(at, at + WRITES_PER_TRANSACTION);
+    await inTransaction(store, async (transaction) => {
+      const collection = transaction.collection<T>(name);
+      if (collection.bulkWrite) await collection.bulkWrite(step.map((document) => ({ put: document })));
+      else for (const document of step) await collection.put(document);
+    });
+  }
+}
+
+/**
+ * The log's player events up to `until`, counted in memory a few million at a time, into empty collections: each
+ * document is written once per few million events, not once per log event (docs/analytics.md, "Rebuilds").
+ */
+async function bulkLoad(events: EventStore, store: ReadStore, zones: ReadStore, until: number, bulkEvents: number, onPassed: (position: number) => void): Promise<number> {
+  const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
+  const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);
+  let tally = new Tally(zones);
+  /** Whether the collections hold documents of an earlier step, which the tally then reads before counting. */
+  let holding = false;
+  let loaded = 0;
+  const flush = async () => {
+    loaded += tally.counted;
+    const documents = await tally.documents(holding ? rollups : null);
+    await writeInSteps(store, ANALYTICS_ROLLUPS, documents.rollups);
+    await writeInSteps(store, ANALYTICS_LISTENS, documents.listens);
+    holding = true;
+    tally = new Tally(zones);
+  };
+  const share = { prefixes: [PLAYER_EVENTS_PREFIX], shared: [], index: 0, count: 1 };
+  for (let after = 0; after < until; ) {
+    // Where the log is a local file it is read filtered where it lies; elsewhere whole, the player events kept.
+    const read = events.readShare ? await events.readShare(after, Math.min(until, after + READ_LOG_EVENTS), share) : await events.readAll(after, READ_LOG_EVENTS);
+    if (read.length === 0 && !events.readShare) break;
+    after = events.readShare ? Math.min(until, after + READ_LOG_EVENTS) : read.at(-1)!.position;
+    for (const event of read) {
+      if (event.position > until) break;
+      if (event.type !== 'PlayerEventsRecorded' || !event.stream.startsWith(PLAYER_EVENTS_PREFIX)) continue;
+      const playerEvents = (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events;
+      if (holding) await tally.readListens(listens, playerEvents);
+      await tally.count(event.position, playerEvents);
+      if (tally.counted >= bulkEvents) await flush();
+    }
+    onPassed(after);
+  }
+  await flush();
+  return loaded;
+}
+
+/**
+ * The projection; `zones` is the store the projects' time zones are read from (the live one, also during a rebuild);
+ * a rebuild's bulk load counts `bulkEvents` player events in memory before it writes (1.2 GB resident a million).
+ */
+export function analyticsProjection(zones: ReadStore, { bulkEvents = 1_000_000 }: { bulkEvents?: number } = {}): Projection {
+  const name = 'analytics';
   return {
-    name: 'analytics',
+    name,
     streamPrefix: PLAYER_EVENTS_PREFIX,
     collections: { [ANALYTICS_ROLLUPS]: rollupIndexes, [ANALYTICS_LISTENS]: [] },
     async apply(event: RecordedEvent, store: ReadStore) {
       if (event.type !== 'PlayerEventsRecorded') return;
       await applyPlayerEvents(store, zones, event.position, (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events);
+    },
+    async bulkLoad(events, store, until, onPassed) {
+      const counted = await bulkLoad(events, store, zones, until, bulkEvents, onPassed);
+      await store.collection(CHECKPOINTS).put({ _id: name, position: until });
+      return { counted, unit: 'player events' };
     },
   };
 }

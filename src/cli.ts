@@ -1,6 +1,6 @@
 // Operator CLI: organizations, projects, API keys, projection rebuilds and the projection quarantine.
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { openInfrastructure, type Infrastructure } from './composition.ts';
 import { foldStream } from './shared/decider.ts';
 import { AppError } from './shared/errors.ts';
@@ -96,9 +96,14 @@ async function rebuild(infra: Infrastructure, projections: Projection[], split: 
     split,
   }).finally(() => clearInterval(alive));
   bar.end();
-  for (const { name, position, counts, equal } of rebuilt) {
+  for (const { name, position, counts, equal, bulkLoaded, secondsToSwap } of rebuilt) {
     const listed = Object.entries(counts).map(([collection, count]) => `${count} ${collection}`).join(', ');
     console.log(`${name}: rebuilt to position ${position} (${listed}); equal to the read model before the rebuild: ${equal ? 'yes' : 'no'}`);
+    if (bulkLoaded) {
+      const { counted, unit } = bulkLoaded;
+      const rate = Math.round(counted / Math.max(secondsToSwap, 0.001)).toLocaleString('en');
+      console.log(`${name}: ${counted.toLocaleString('en')} ${unit} loaded in bulk; served from the rebuilt read model ${secondsToSwap.toFixed(1)} s after the start (${rate} ${unit}/s)`);
+    }
   }
 }
 
@@ -130,12 +135,12 @@ async function quarantine(infra: Infrastructure, action: string | undefined, tar
   return code;
 }
 
-async function run(infra: Infrastructure): Promise<number> {
+async function run(infra: Infrastructure, config: Config): Promise<number> {
   const [area, action, argument] = positionals;
   if (area === 'projections' && action === 'quarantine') return quarantine(infra, positionals[2], positionals[3]);
   if (area === 'analytics' && action === 'import') return importPlayerEvents(infra, argument);
   if (area === 'analytics' && action === 'rebuild') {
-    await rebuild(infra, [analyticsProjection(infra.read)], {});
+    await rebuild(infra, [analyticsProjection(infra.read, { bulkEvents: config.ANALYTICS_REBUILD_EVENTS })], {});
     return 0;
   }
   const now = new Date();
@@ -187,7 +192,7 @@ const loaded = loadConfig(process.env);
 if (!loaded.ok) fail(loaded.message);
 const infra = await openInfrastructure(loaded.config);
 try {
-  process.exitCode = await run(infra);
+  process.exitCode = await run(infra, loaded.config);
 } catch (error) {
   if (!(error instanceof AppError)) throw error;
   console.error(`${error.message}${error.errors.map((e) => `\n  ${e.location}: ${e.message}`).join('')}`);

@@ -1,7 +1,7 @@
 // Figures from the roll-ups: the cells a query wants, summed per device and period, and the metrics of each sum.
 import { invalid } from '../shared/errors.ts';
 import { DEVICE_KEYS, type DeviceKey } from './playerEvents.ts';
-import { ANALYTICS_ROLLUPS, type Cell, type RollupView, type Scope } from './readModel.ts';
+import { ANALYTICS_ROLLUPS, THOUSANDTHS, type Cell, type RollupView, type Scope } from './readModel.ts';
 import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import { addDays, dayStartOf, daysBetween, HOUR_MS, localDateOf, localIso, periodDayOf, type Grouping } from './periods.ts';
 import { decodeSketch, emptySketch, estimate, type Registers } from './uniques.ts';
@@ -65,9 +65,9 @@ const metricValues: { [M in Metric]: (tallies: Tallies) => NonNullable<Metrics[M
   listens: (tallies) => byDevice(tallies, (tally) => tally.l),
   listen_rate: (tallies) => byDevice(tallies, (tally) => ratio(tally.l, tally.i, 4)),
   unique_listeners: (tallies) => byDevice(tallies, (tally) => (tally.listeners ? estimate(tally.listeners) : 0)),
-  avg_listen_time: (tallies) => byDevice(tallies, (tally) => ratio(tally.t, tally.l, 2)),
-  avg_listen_duration: (tallies) => byDevice(tallies, (tally) => ratio(tally.p, tally.l, 2)),
-  listen_time: (tallies) => byDevice(tallies, (tally) => round(tally.t, 2)),
+  avg_listen_time: (tallies) => byDevice(tallies, (tally) => ratio(tally.t / THOUSANDTHS, tally.l, 2)),
+  avg_listen_duration: (tallies) => byDevice(tallies, (tally) => ratio(tally.p / THOUSANDTHS, tally.l, 2)),
+  listen_time: (tallies) => byDevice(tallies, (tally) => round(tally.t / THOUSANDTHS, 2)),
   listener_retention: (tallies) => byDevice(tallies, (tally) => tally.r.map((reached) => (tally.l === 0 ? 0 : Math.round((100 * reached) / tally.l)))),
 };
 

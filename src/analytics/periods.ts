@@ -34,8 +34,29 @@ function instantOf(zone: string, localMs: number): number {
   return localMs - offsetMinutes(zone, first) * 60_000;
 }
 
+export interface LocalPeriods {
+  hourStart: number;
+  dayStart: number;
+  day: string;
+}
+
+/** By zone and quarter hour: a zone's hours and days begin on quarter hours, so every instant of one has the same. */
+const periodsByQuarter = new Map<string, Map<number, LocalPeriods>>();
+
 /** The local hour and day an instant falls in: where each begins (instants, ms) and the local date `yyyy-mm-dd`. */
-export function localPeriodsOf(zone: string, ms: number): { hourStart: number; dayStart: number; day: string } {
+export function localPeriodsOf(zone: string, ms: number): LocalPeriods {
+  let known = periodsByQuarter.get(zone);
+  if (!known) periodsByQuarter.set(zone, (known = new Map()));
+  const quarter = Math.floor(ms / 900_000);
+  let periods = known.get(quarter);
+  if (!periods) {
+    if (known.size > 100_000) known.clear();
+    known.set(quarter, (periods = periodsAt(zone, ms)));
+  }
+  return periods;
+}
+
+function periodsAt(zone: string, ms: number): LocalPeriods {
   const offset = offsetMinutes(zone, ms) * 60_000;
   const local = ms + offset;
   const hourStart = Math.floor(local / HOUR_MS) * HOUR_MS - offset;

@@ -10,10 +10,14 @@ export type Grain = 'hour' | 'day';
 
 /**
  * The counters of one cell (device × variant × format × access tier). Content cells: impressions `i`, listens `l`,
- * listen time `t` (seconds: the sum over listens of the largest position each reached), percent sum `p` (the sum
- * over listens of the largest percentage each reached), retention `r` (listens that reached 10 %, 20 %, …, 100 %),
- * listeners `u` (a sketch, src/analytics/uniques.ts). Ad cells: impressions `i` and clicks `c`.
+ * listen time `t` (milliseconds: the sum over listens of the largest position each reached), percent sum `p` (in
+ * thousandths of a percent: the sum over listens of the largest percentage each reached), retention `r` (listens
+ * that reached 10 %, 20 %, …, 100 %), listeners `u` (a sketch, src/analytics/uniques.ts). Ad cells: impressions `i`
+ * and clicks `c`. Every counter is a whole number, so sums come out the same in whatever groups they are added.
  */
+/** `t` and `p` count thousandths: of a second, of a percent. */
+export const THOUSANDTHS = 1_000;
+
 export interface Cell {
   i: number;
   l: number;

@@ -3,8 +3,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { inTransaction, type Document, type ReadStore } from '../infrastructure/readStore/port.ts';
-import { CHECKPOINTS, type Projection } from '../../projections/projection.ts';
-import { catchUp, startProjections } from '../../projections/runner.ts';
+import { CHECKPOINTS, type BulkLoaded, type Projection } from '../../projections/projection.ts';
+import { catchUp, ensureCollections, startProjections } from '../../projections/runner.ts';
 import { shadowOf, shadowsOf } from './shadows.ts';
 import { replaySplit, type SplitOptions } from './splitReplay.ts';
 
@@ -21,6 +21,10 @@ export interface RebuiltProjection {
   counts: Record<string, number>;
   /** The shadow held the same documents as the live read model just before the swap (false while writes go on). */
   equal: boolean;
+  /** What its bulk load counted (`Projection.bulkLoad`), when it had one. */
+  bulkLoaded: BulkLoaded | null;
+  /** From the start of the rebuild to the swap, after which the service reads the rebuilt collections. */
+  secondsToSwap: number;
 }
 
 type Checkpoint = { _id: string; position: number };
@@ -90,8 +94,14 @@ export async function rebuildOnline(
   const startedMs = Date.now();
   const shadow = shadowStore(read);
   const progress = (position: number) => options.progress?.({ position, head, startedMs });
-  // A long log is loaded on every core where the stores allow; the runner then goes on from where that stopped.
-  await replaySplit(events, read, shadow.store, projections, head, { ...options.split, log: options.log, onPassed: progress });
+  const bulkLoaded = new Map<string, BulkLoaded>();
+  // A long log is loaded in bulk by projections that can, else on every core where the stores allow; the runner
+  // then goes on from where that stopped.
+  if (projections.length > 0 && projections.every(({ bulkLoad }) => bulkLoad)) {
+    await ensureCollections(shadow.store, projections);
+    for (const [name] of collections) await shadow.store.collection(name).deferIndexes?.();
+    for (const projection of projections) bulkLoaded.set(projection.name, await projection.bulkLoad!(events, shadow.store, head, progress));
+  } else await replaySplit(events, read, shadow.store, projections, head, { ...options.split, log: options.log, onPassed: progress });
   const runner = await startProjections(events, shadow.store, projections, {
     keepIndexesDeferred: true,
     log: options.log,
@@ -100,6 +110,7 @@ export async function rebuildOnline(
   const live = read.collection<Checkpoint>(CHECKPOINTS);
   const shadowCheckpoints = read.collection<Checkpoint>(shadowOf(CHECKPOINTS));
   let equal: Record<string, boolean> | undefined;
+  let secondsToSwap = 0;
   for (;;) {
     await catchUp(events, runner);
     await shadow.hold();
@@ -134,6 +145,7 @@ export async function rebuildOnline(
     });
     if (swapped) {
       options.log?.(`swapped the shadows in: ${((performance.now() - swapStarted) / 1000).toFixed(1)} s in one transaction`);
+      secondsToSwap = (Date.now() - startedMs) / 1000;
       break;
     }
     // A live runner passed the shadows meanwhile: they catch up again before the next try.
@@ -153,7 +165,7 @@ export async function rebuildOnline(
     const names = Object.keys(projection.collections);
     const counts = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await read.collection(name).count({})] as const)));
     const position = (await live.findOne({ _id: projection.name }))?.position ?? runner.position;
-    results.push({ name: projection.name, position, counts, equal: names.every((name) => equal?.[name]) });
+    results.push({ name: projection.name, position, counts, equal: names.every((name) => equal?.[name]), bulkLoaded: bulkLoaded.get(projection.name) ?? null, secondsToSwap });
   }
   return results;
 }

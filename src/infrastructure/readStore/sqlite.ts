@@ -204,6 +204,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
         find: async (filter, findOptions) => access.read((scope) => steps.find(scope, filter, findOptions)),
         count: async (filter) => access.read((scope) => steps.count(scope, filter)),
         put: (document) => access.write((scope) => steps.put(scope, document)),
+        bulkWrite: (writes) => access.write((scope) => steps.bulkWrite(scope, writes)),
         deleteOne: (id) => access.write((scope) => steps.deleteOne(scope, id)),
         insert: (document) => access.write((scope) => steps.insert(scope, document)),
         clear: () => access.write((scope) => steps.clear(scope), true),

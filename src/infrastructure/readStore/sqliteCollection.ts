@@ -1,7 +1,7 @@
 // What the SQLite read store does with one collection, as synchronous steps on a connection; sqlite.ts decides which connection and when it commits.
 import { isDeepStrictEqual } from 'node:util';
 import { SqliteError, type Database, type Statement } from 'better-sqlite3';
-import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan } from './port.ts';
+import { DuplicateKeyError, type Document, type Filter, type FindOptions, type IndexSpec, type QueryPlan, type Write } from './port.ts';
 import { translate, type SearchCandidates } from './sqliteQuery.ts';
 import { searchCandidates, walkWindow } from './sqliteSearch.ts';
 import { bound, keyColumn, quote, tableNames } from './sqliteNames.ts';
@@ -13,6 +13,9 @@ export interface Scope {
   prepare(sql: string): Statement;
   schema: Schema;
 }
+
+/** JSON nested deeper than SQLite's 1,000 levels has at least 1,001 brackets open and as many closed. */
+const SHORTEST_TOO_DEEP = 2_002;
 
 /** Documents fetched per statement: their row ids go in as one JSON array. */
 const FETCH_CHUNK = 500;
@@ -156,11 +159,15 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
     return {
       select: `SELECT ${['rid', ...columns].join(', ')} FROM ${quote(names.keys)} WHERE _id = ?`,
       insertKeys: `INSERT INTO ${quote(names.keys)} (${['_id', ...columns].join(', ')}) VALUES (${['?', ...columns.map(() => '?')].join(', ')}) RETURNING rid`,
+      /** A document's key row where its `_id` is new, else nothing: a bulk write of new documents asks no select first. */
+      insertNewKeys: `INSERT INTO ${quote(names.keys)} (${['_id', ...columns].join(', ')}) VALUES (${['?', ...columns.map(() => '?')].join(', ')}) ON CONFLICT (_id) DO NOTHING RETURNING rid`,
       // Only a document SQLite can parse is written: its search index, its queries on fields without a key column and
       // a key column added later read the documents with SQLite's JSON functions, which refuse JSON nested over
       // 1,000 deep. A put of one writes nothing and fails (`DocumentTooDeep`).
       updateDoc: `UPDATE ${quote(names.docs)} SET doc = @doc WHERE rid = @rid AND json_valid(@doc)`,
       insertDoc: `INSERT INTO ${quote(names.docs)} (rid, doc) SELECT @rid, @doc WHERE json_valid(@doc)`,
+      /** For JSON too short to nest 1,000 deep: SQLite need not parse it first. */
+      insertShortDoc: `INSERT INTO ${quote(names.docs)} (rid, doc) VALUES (?, ?)`,
       deleteDoc: `DELETE FROM ${quote(names.docs)} WHERE rid = ?`,
       deleteKeys: `DELETE FROM ${quote(names.keys)} WHERE rid = ?`,
       /** Each multikey field with its position among the key columns. */
@@ -173,7 +180,8 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
     return sql;
   };
 
-  type Elements = ReturnType<typeof makePutSql>['elements'];
+  type PutSql = ReturnType<typeof makePutSql>;
+  type Elements = PutSql['elements'];
   /**
    * The element rows of `rid` from `document`'s fields: an array's elements a row each, encoded as the key columns
    * are (a replay puts every document: SQLite parsing each array from JSON again took 6 µs a document); any other
@@ -203,6 +211,12 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
 
   const written = (changes: number, id: string) => {
     if (changes === 0) throw new DocumentTooDeep(name, id);
+  };
+
+  /** A new document's row; JSON of fewer than 2,002 characters cannot nest 1,000 deep, so SQLite need not check it. */
+  const insertDoc = (scope: Scope, sql: PutSql, rid: number, document: Document, json = serialized.get(document) ?? JSON.stringify(document)) => {
+    if (json.length < SHORTEST_TOO_DEEP) scope.prepare(sql.insertShortDoc).run(rid, json);
+    else written(scope.prepare(sql.insertDoc).run({ rid, doc: json }).changes, document._id);
   };
 
   /** The key row of a new document; `rid` is the documents table's row too. */
@@ -273,11 +287,43 @@ export function collectionSteps<T extends Document>(name: string, searchedNow: (
       } else {
         const rid = translatingDuplicates(() => insertKeys(scope, schema, document._id, keys));
         try {
-          written(scope.prepare(sql.insertDoc).run({ rid, doc: json }).changes, document._id);
+          insertDoc(scope, sql, rid, document, json);
           insertElements(scope, sql.elements, rid, document);
         } catch (error) {
           removeElements(scope, sql.elements, rid);
           scope.prepare(sql.deleteDoc).run(rid);
+          scope.prepare(sql.deleteKeys).run(rid);
+          throw error;
+        }
+      }
+    },
+
+    /**
+     * Puts and deletes in order. A put whose `_id` is new (most of a bulk load's) is one insert of its key row and one
+     * of its document, with no select before; an existing one is put as `put` puts it.
+     */
+    bulkWrite(scope: Scope, writes: Write<T>[]): void {
+      for (const write of writes) {
+        if (!('put' in write)) {
+          this.deleteOne(scope, write.delete);
+          continue;
+        }
+        const document = write.put;
+        const schema = prepared(scope);
+        if (schema.multikey.size > 0 || schema.paths.some((path) => Array.isArray(valueAt(document, path)))) {
+          this.put(scope, document);
+          continue;
+        }
+        const sql = putStatements(schema);
+        const keys = schema.paths.map((path) => bound(valueAt(document, path) ?? null));
+        const rid = translatingDuplicates(() => scope.prepare(sql.insertNewKeys).pluck().get(document._id, ...keys) as number | undefined);
+        if (rid === undefined) {
+          this.put(scope, document);
+          continue;
+        }
+        try {
+          insertDoc(scope, sql, rid, document);
+        } catch (error) {
           scope.prepare(sql.deleteKeys).run(rid);
           throw error;
         }
