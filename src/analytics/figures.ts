@@ -4,7 +4,7 @@ import { DEVICE_KEYS, type DeviceKey } from './playerEvents.ts';
 import { ANALYTICS_ROLLUPS, THOUSANDTHS, type Cell, type RollupView, type Scope } from './readModel.ts';
 import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import { addDays, dayStartOf, daysBetween, HOUR_MS, localDateOf, localIso, periodDayOf, type Grouping } from './periods.ts';
-import { decodeSketch, emptySketch, estimate, type Registers } from './uniques.ts';
+import { decodeSketch, emptySketch, estimate, mergeInto, type Registers } from './uniques.ts';
 import { DEFAULT_RANGE_DAYS, HOUR_RANGE_DAYS, MAX_RANGE_DAYS, type AnalyticsQuery, type ByDevice, type Metric, type Metrics } from './wire.ts';
 
 /** Sums of a cell's counters over the cells and periods of one figure. */
@@ -17,15 +17,28 @@ class Tally {
   r = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   listeners: Registers | null = null;
 
-  add(cell: Cell) {
+  /** The cell's counters; its listeners too unless `countersOnly` (a total, whose listeners are its devices'). */
+  add(cell: Cell, countersOnly = false) {
     this.i += cell.i;
     this.l += cell.l;
     this.t += cell.t;
     this.p += cell.p;
     this.c += cell.c;
     for (let step = 0; step < 10; step += 1) this.r[step]! += cell.r[step]!;
-    if (cell.u) decodeSketch(cell.u, (this.listeners ??= emptySketch()));
+    if (cell.u && !countersOnly) decodeSketch(cell.u, (this.listeners ??= emptySketch()));
   }
+}
+
+/** A total's listeners: its devices' sketches merged, each cell's sketch decoded once rather than for both. */
+function totalListeners(tallies: Tallies): Registers | null {
+  let merged: Registers | null = null;
+  for (const key of DEVICE_KEYS) {
+    const listeners = tallies[key].listeners;
+    if (!listeners) continue;
+    if (merged) mergeInto(merged, listeners);
+    else merged = Uint8Array.from(listeners);
+  }
+  return merged;
 }
 
 type Key = DeviceKey | 'total';
@@ -38,6 +51,7 @@ export function cellFilter(query: AnalyticsQuery): (cell: string) => boolean {
   const variants = query['media_variants[]'] && new Set(query['media_variants[]']);
   const formats = query['media_formats[]'] && new Set(query['media_formats[]']);
   const tiers = query['access_tiers[]'] && new Set(query['access_tiers[]'].map((tier) => (tier === 'none' ? '' : tier)));
+  if (!variants && !formats && !tiers) return () => true;
   return (cell) => {
     const [, variant, format, tier] = cell.split('|') as [string, string, string, string];
     return (!variants || variants.has(variant as never)) && (!formats || formats.has(format as never)) && (!tiers || tiers.has(tier));
@@ -48,14 +62,22 @@ export function addRollup(tallies: Tallies, document: RollupView, wanted: (cell:
   for (const [key, cell] of Object.entries(document.cells)) {
     if (!wanted(key)) continue;
     const device = key.slice(0, key.indexOf('|')) as DeviceKey;
-    tallies.total.add(cell);
-    tallies[device]?.add(cell);
+    tallies.total.add(cell, true);
+    tallies[device].add(cell);
   }
 }
 
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000];
+const round = (value: number, digits: number) => Math.round(value * POWERS_OF_TEN[digits]!) / POWERS_OF_TEN[digits]!;
 const ratio = (part: number, whole: number, digits: number) => (whole === 0 ? 0 : round(part / whole, digits));
-const byDevice = <T>(tallies: Tallies, value: (tally: Tally) => T): ByDevice<T> => Object.fromEntries(KEYS.map((key) => [key, value(tallies[key])])) as ByDevice<T>;
+const byDevice = <T>(tallies: Tallies, value: (tally: Tally) => T): ByDevice<T> => ({
+  total: value(tallies.total),
+  desktop: value(tallies.desktop),
+  tablet: value(tallies.tablet),
+  mobile_web: value(tallies.mobile_web),
+  ios: value(tallies.ios),
+  android: value(tallies.android),
+});
 
 const metricValues: { [M in Metric]: (tallies: Tallies) => NonNullable<Metrics[M]> } = {
   player_impressions: (tallies) => {
@@ -64,17 +86,24 @@ const metricValues: { [M in Metric]: (tallies: Tallies) => NonNullable<Metrics[M
   },
   listens: (tallies) => byDevice(tallies, (tally) => tally.l),
   listen_rate: (tallies) => byDevice(tallies, (tally) => ratio(tally.l, tally.i, 4)),
-  unique_listeners: (tallies) => byDevice(tallies, (tally) => (tally.listeners ? estimate(tally.listeners) : 0)),
+  unique_listeners: (tallies) => {
+    const total = totalListeners(tallies);
+    return { ...byDevice(tallies, (tally) => (tally.listeners ? estimate(tally.listeners) : 0)), total: total ? estimate(total) : 0 };
+  },
   avg_listen_time: (tallies) => byDevice(tallies, (tally) => ratio(tally.t / THOUSANDTHS, tally.l, 2)),
   avg_listen_duration: (tallies) => byDevice(tallies, (tally) => ratio(tally.p / THOUSANDTHS, tally.l, 2)),
   listen_time: (tallies) => byDevice(tallies, (tally) => round(tally.t / THOUSANDTHS, 2)),
   listener_retention: (tallies) => byDevice(tallies, (tally) => tally.r.map((reached) => (tally.l === 0 ? 0 : Math.round((100 * reached) / tally.l)))),
 };
 
+const METRICS = Object.keys(metricValues) as Metric[];
+
 /** The metrics asked for (all when none are named); the others null, so every field is there. */
 export function metricsOf(tallies: Tallies, query: AnalyticsQuery): Metrics {
   const wanted = query['metrics[]'] ? new Set(query['metrics[]']) : null;
-  return Object.fromEntries(Object.entries(metricValues).map(([metric, value]) => [metric, !wanted || wanted.has(metric as Metric) ? value(tallies) : null])) as Metrics;
+  const metrics: Partial<Record<Metric, unknown>> = {};
+  for (const metric of METRICS) metrics[metric] = !wanted || wanted.has(metric) ? metricValues[metric](tallies) : null;
+  return metrics as Metrics;
 }
 
 export const adFiguresOf = (tallies: Tallies) => ({

@@ -39,13 +39,17 @@ export function mergeInto(target: Registers, source: Registers): void {
   for (let i = 0; i < M; i += 1) if (source[i]! > target[i]!) target[i] = source[i]!;
 }
 
+/** 2^-rank for every rank a register holds (0 to 33, and any byte a stored sketch may carry): no power taken per register. */
+const INVERSE_POWERS = Float64Array.from({ length: 256 }, (_, rank) => 2 ** -rank);
+
 /** The estimated count, rounded; small counts by linear counting, which is exact while no two listeners share a register. */
 export function estimate(registers: Registers): number {
   let sum = 0;
   let zeros = 0;
   for (let i = 0; i < M; i += 1) {
-    sum += 2 ** -registers[i]!;
-    if (registers[i] === 0) zeros += 1;
+    const rank = registers[i]!;
+    sum += INVERSE_POWERS[rank]!;
+    if (rank === 0) zeros += 1;
   }
   const raw = (ALPHA * M * M) / sum;
   if (raw <= 2.5 * M && zeros > 0) return Math.round(M * Math.log(M / zeros));
