@@ -119,7 +119,11 @@ export class Tally {
   private readonly zones = new Map<number, string>();
   counted = 0;
 
-  constructor(private readonly zonesStore: ReadStore) {}
+  /** `counts(day)` says which local days' roll-ups this run counts (all when left out). */
+  constructor(
+    private readonly zonesStore: ReadStore,
+    private readonly countsDay: (day: string) => boolean = () => true,
+  ) {}
 
   private *allGains(): Iterable<Gains> {
     for (const byScope of Object.values(this.gains)) {
@@ -145,6 +149,7 @@ export class Tally {
   /** The cells of the roll-ups an event counted `at` goes to: its subject's (and its project's), by hour and by day. */
   private cellsAt(event: StoredPlayerEvent, position: number, at: Counted): { gains: Gains[]; cells: Gain[] } {
     const found = { gains: [] as Gains[], cells: [] as Gain[] };
+    if (!this.countsDay(at.day)) return found;
     const content = event.mediaType === 'content';
     for (let subjectIndex = 0; subjectIndex < (content ? 2 : 1); subjectIndex += 1) {
       const scope: Scope = !content ? 'ad' : subjectIndex === 0 ? 'content' : 'project';
@@ -289,10 +294,32 @@ async function writeInSteps<T extends Document>(store: ReadStore, name: string, 
  * The log's player events up to `until`, counted in memory a few million at a time, into empty collections: each
  * document is written once per few million events, not once per log event (docs/analytics.md, "Rebuilds").
  */
-async function bulkLoad(events: EventStore, store: ReadStore, zones: ReadStore, until: number, bulkEvents: number, onPassed: (position: number) => void): Promise<number> {
+/** Local days, both included. */
+export interface Days {
+  from: string;
+  to: string;
+}
+
+/** Roll-ups read at a time from the live collection by a rebuild of some days, which keeps the others. */
+const KEPT_PAGE = 5_000;
+
+/** The live roll-ups of days outside `days`, as they are, into the shadows: a rebuild of some days keeps the others. */
+async function keepOtherDays(live: ReadStore, store: ReadStore, days: Days): Promise<void> {
+  const kept = live.collection<RollupView>(ANALYTICS_ROLLUPS);
+  for (let after = ''; ; ) {
+    const page = await kept.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: KEPT_PAGE });
+    if (page.length === 0) return;
+    after = page.at(-1)!._id;
+    await writeInSteps(store, ANALYTICS_ROLLUPS, page.filter(({ day }) => day < days.from || day > days.to));
+  }
+}
+
+async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, until: number, options: { bulkEvents: number; days: Days | null }, onPassed: (position: number) => void): Promise<number> {
   const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
   const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);
-  let tally = new Tally(zones);
+  const { days } = options;
+  const newTally = () => new Tally(live, days ? (day) => day >= days.from && day <= days.to : undefined);
+  let tally = newTally();
   /** Whether the collections hold documents of an earlier step, which the tally then reads before counting. */
   let holding = false;
   let loaded = 0;
@@ -302,7 +329,7 @@ async function bulkLoad(events: EventStore, store: ReadStore, zones: ReadStore, 
     await writeInSteps(store, ANALYTICS_ROLLUPS, documents.rollups);
     await writeInSteps(store, ANALYTICS_LISTENS, documents.listens);
     holding = true;
-    tally = new Tally(zones);
+    tally = newTally();
   };
   const share = { prefixes: [PLAYER_EVENTS_PREFIX], shared: [], index: 0, count: 1 };
   for (let after = 0; after < until; ) {
@@ -316,19 +343,21 @@ async function bulkLoad(events: EventStore, store: ReadStore, zones: ReadStore, 
       const playerEvents = (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events;
       if (holding) await tally.readListens(listens, playerEvents);
       await tally.count(event.position, playerEvents);
-      if (tally.counted >= bulkEvents) await flush();
+      if (tally.counted >= options.bulkEvents) await flush();
     }
     onPassed(after);
   }
   await flush();
+  if (days) await keepOtherDays(live, store, days);
   return loaded;
 }
 
 /**
- * The projection; `zones` is the store the projects' time zones are read from (the live one, also during a rebuild);
- * a rebuild's bulk load counts `bulkEvents` player events in memory before it writes (1.2 GB resident a million).
+ * The projection; `live` is the store the projects' time zones are read from (the live one, also during a rebuild).
+ * A rebuild's bulk load counts `bulkEvents` player events in memory before it writes (1.2 GB resident a million);
+ * with `days`, it counts again only the roll-ups of those local days and keeps the live ones of the others.
  */
-export function analyticsProjection(zones: ReadStore, { bulkEvents = 1_000_000 }: { bulkEvents?: number } = {}): Projection {
+export function analyticsProjection(live: ReadStore, { bulkEvents = 1_000_000, days = null }: { bulkEvents?: number; days?: Days | null } = {}): Projection {
   const name = 'analytics';
   return {
     name,
@@ -336,10 +365,10 @@ export function analyticsProjection(zones: ReadStore, { bulkEvents = 1_000_000 }
     collections: { [ANALYTICS_ROLLUPS]: rollupIndexes, [ANALYTICS_LISTENS]: [] },
     async apply(event: RecordedEvent, store: ReadStore) {
       if (event.type !== 'PlayerEventsRecorded') return;
-      await applyPlayerEvents(store, zones, event.position, (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events);
+      await applyPlayerEvents(store, live, event.position, (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events);
     },
     async bulkLoad(events, store, until, onPassed) {
-      const counted = await bulkLoad(events, store, zones, until, bulkEvents, onPassed);
+      const counted = await bulkLoad(events, store, live, until, { bulkEvents, days }, onPassed);
       await store.collection(CHECKPOINTS).put({ _id: name, position: until });
       return { counted, unit: 'player events' };
     },

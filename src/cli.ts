@@ -37,8 +37,10 @@ const usage = `Usage: npm run cli -- <command> [options]
   analytics import FILE.ndjson                import historical player events, one a line (the player's shape plus
                                               created_at); rejected lines are reported with their numbers; a second
                                               import of the same file adds nothing
-  analytics rebuild                           rebuild the listening analytics from the stored player events, into
-                                              shadow collections swapped in while the service keeps serving
+  analytics rebuild [--from DATE --to DATE]   rebuild the listening analytics from the stored player events, into
+                                              shadow collections swapped in while the service keeps serving;
+                                              with --from/--to (yyyy-mm-dd, the projects' local days) only the
+                                              roll-ups of those days are counted again, the others kept
   projections quarantine                      list the events projections could not apply
   projections quarantine retry POSITION|all   have the running service apply them again (after a fix);
                                               exit 0 when all applied, 1 when not (yet)`;
@@ -52,12 +54,27 @@ const { positionals, values } = parseArgs({
     label: { type: 'string' },
     'key-id': { type: 'string' },
     threads: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
   },
 });
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
+}
+
+/** `--from` and `--to` as local days, both or neither; null for neither. */
+function daysOption(): { from: string; to: string } | null {
+  const { from, to } = values;
+  if (from === undefined && to === undefined) return null;
+  const isDay = (value: string | undefined): value is string => {
+    const ms = /^\d{4}-\d{2}-\d{2}$/.test(value ?? '') ? Date.parse(`${value}T00:00:00Z`) : NaN;
+    return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(value!);
+  };
+  if (!isDay(from) || !isDay(to)) return fail('--from and --to go together, each a date as yyyy-mm-dd');
+  if (from > to) return fail('--from must be on or before --to');
+  return { from, to };
 }
 
 const wholeNumberOption = (option: 'organization' | 'project' | 'threads'): number => {
@@ -140,7 +157,7 @@ async function run(infra: Infrastructure, config: Config): Promise<number> {
   if (area === 'projections' && action === 'quarantine') return quarantine(infra, positionals[2], positionals[3]);
   if (area === 'analytics' && action === 'import') return importPlayerEvents(infra, argument);
   if (area === 'analytics' && action === 'rebuild') {
-    await rebuild(infra, [analyticsProjection(infra.read, { bulkEvents: config.ANALYTICS_REBUILD_EVENTS })], {});
+    await rebuild(infra, [analyticsProjection(infra.read, { bulkEvents: config.ANALYTICS_REBUILD_EVENTS, days: daysOption() })], {});
     return 0;
   }
   const now = new Date();

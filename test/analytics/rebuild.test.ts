@@ -73,4 +73,25 @@ describe('analytics backfills', () => {
     const withoutQuiet = (days: any[]) => days.map((day) => ({ ...day, player_impressions: null, listen_rate: null }));
     expect(withoutQuiet(now.days)).toEqual(withoutQuiet(before.days));
   });
+
+  it('rebuild of some days counts them again in the time zone the project has now, and keeps the others as they were', async () => {
+    const dayBefore = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    const daily = async () => (await server.request('GET', `/v1/projects/1/analytics?start_date=${dayBefore(22)}&end_date=${dayBefore(3)}`)).body.map(({ start, ...figures }: any) => figures);
+    const before = await daily();
+    expect(before).toHaveLength(20);
+    // Counted in UTC days until now; in Kolkata's, 5.5 hours ahead, the same events fall on other days.
+    expect((await server.request('PUT', '/v1/projects/1', { body: { time_zone: 'Asia/Kolkata' } })).status).toBe(200);
+    const refused = await longCli('analytics', 'rebuild', '--from', dayBefore(9));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--from and --to go together');
+    const ranged = await longCli('analytics', 'rebuild', '--from', dayBefore(9), '--to', dayBefore(3));
+    expect(ranged.code, ranged.stderr).toBe(0);
+    const some = await daily();
+    expect((await longCli('analytics', 'rebuild')).code).toBe(0);
+    const all = await daily();
+    expect(all.slice(0, 13)).not.toEqual(before.slice(0, 13));
+    // The 13 days before --from as they were; the 7 from --from to --to as a whole rebuild counts them.
+    expect(some.slice(0, 13)).toEqual(before.slice(0, 13));
+    expect(some.slice(13)).toEqual(all.slice(13));
+  });
 });

@@ -20,7 +20,7 @@ describe('SQLite', () => {
   // `$regex` cases, which are no phrases, pass it by) and on the word text of its phrase-search cases.
   const searched = (collection: string) => (collection.startsWith('c_') ? ['title', ...searchedFields('contentItems')] : searchedFields(collection));
   const open = async () => createSqliteReadStore(path.join(dir, 'read.sqlite'), { searchedFields: searched });
-  readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true, bulk: { renameCollection: true, deferIndexes: true, sameDocuments: true, prepareRename: { searched: () => `c_${randomUUID()}` } } });
+  readStoreContract('sqlite', open, { transactions: true, plans: true, searchIndex: true, bulk: { bulkWrite: true, renameCollection: true, deferIndexes: true, sameDocuments: true, prepareRename: { searched: () => `c_${randomUUID()}` } } });
 
   it('drops the tables a rename replaced once it has committed, in steps, and what a closed store left of them at the next open', async () => {
     const file = path.join(dir, 'retired.sqlite');

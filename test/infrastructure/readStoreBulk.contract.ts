@@ -2,7 +2,7 @@
 // place, indexes deferred while a collection is loaded. Each store says which it has; the others must leave them out.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Document, IndexSpec, ReadStore } from '../../src/infrastructure/readStore/port.ts';
+import { DuplicateKeyError, type Document, type IndexSpec, type ReadStore } from '../../src/infrastructure/readStore/port.ts';
 import { phraseFilter, searchTextOf } from '../../src/content/search.ts';
 
 export interface BulkAbilities {
@@ -63,6 +63,19 @@ export function bulkContract(store: () => ReadStore, has: BulkAbilities) {
         await rows.put(row('a', '2026-01-01'));
         await rows.bulkWrite!([{ put: row('b', '2026-01-02') }, { delete: 'a' }, { put: row('a', '2026-01-03') }, { put: row('c', '2026-01-04') }, { delete: 'c' }]);
         expect(await rows.find({}, { sort: { _id: 1 } })).toEqual([row('a', '2026-01-03'), row('b', '2026-01-02')]);
+      });
+
+      it('bulkWrite replaces a stored document and its keys, keeps arrays searchable, and refuses a duplicate of a unique index as put does', async () => {
+        const rows = store().collection<Row & { tags?: string[] }>(name());
+        await rows.ensureIndex({ name: 'created_once', keys: { created: 1 }, unique: true });
+        await rows.ensureIndex(byTags);
+        await rows.bulkWrite!([{ put: row('a', '2026-01-01') }, { put: { ...row('b', '2026-01-02'), tags: ['x', 'y'] } }]);
+        await rows.bulkWrite!([{ put: row('a', '2026-01-05') }, { put: { ...row('c', '2026-01-06'), tags: ['y'] } }]);
+        expect(await rows.find({ created: '2026-01-05' })).toEqual([row('a', '2026-01-05')]);
+        expect(await rows.find({ created: '2026-01-01' })).toEqual([]);
+        expect(ids(await rows.find({ projectId: 1, tags: 'y' }, { sort: { _id: 1 } }))).toEqual(['b', 'c']);
+        await expect(rows.bulkWrite!([{ put: row('d', '2026-01-02') }])).rejects.toThrow(DuplicateKeyError);
+        expect(await rows.findOne({ _id: 'd' })).toBeNull();
       });
     }
 
