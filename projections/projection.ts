@@ -10,6 +10,12 @@ export interface Projection {
   collections: Record<string, IndexSpec[]>;
   /** Applies one event; must be idempotent (a replayed event leaves the documents as they are). */
   apply(event: RecordedEvent, store: ReadStore): Promise<void>;
+  /**
+   * Log events a runner applies in one batch at most, for a projection whose log events each carry many things (the
+   * analytics: up to 1,000 player events): a batch is written in one synchronous stretch, which must end well within
+   * a lease term (timers, the lease's renewal among them, wait for it).
+   */
+  batchEvents?: number;
   /** How its streams replay apart, when they can (see `SplitReplay`). */
   split?: SplitReplay;
   /**

@@ -27,8 +27,6 @@ const BATCH_EVENTS = 4_000;
  * indexes deferred (see the port's `deferIndexes`): rows go in without them, each index is then built in one pass.
  */
 const BULK_LOAD_EVENTS = 10_000;
-/** Events the subscription may deliver ahead of the batch being applied (the next batch); past it, it waits (memory stays flat). */
-const QUEUED_EVENTS = BATCH_EVENTS;
 /** The longest a write waits for the read models before answering from what it has. */
 export const READ_YOUR_WRITES_MS = 2_000;
 /** Failures of unknown kind in a row before the event is quarantined. */
@@ -109,6 +107,9 @@ export async function startProjections(
   const log = options.log ?? (() => undefined);
   const reactors = options.reactors ?? [];
   const all = [...projections, ...reactors];
+  const batchEvents = Math.min(BATCH_EVENTS, ...all.map((projection) => projection.batchEvents ?? BATCH_EVENTS));
+  /** Events the subscription may deliver ahead of the batch being applied (the next batch); past it, it waits (memory stays flat). */
+  const queuedEvents = batchEvents;
   // Collections loaded already (on several threads) leave their deferred indexes to the rename.
   const empty = async (name: string) => !(await read.collection(name).findOne({}));
   await ensureCollections(read, all, options.keepIndexesDeferred ? empty : undefined);
@@ -304,7 +305,7 @@ export async function startProjections(
   const work = async () => {
     try {
       while (queue.length > 0 && !closed) {
-        const batch = queue.splice(0, BATCH_EVENTS);
+        const batch = queue.splice(0, batchEvents);
         makeRoom();
         await applyBatch(batch);
         // The embedded stores answer synchronously, so a catch-up is all microtasks: timers (a lease's renewal)
@@ -323,7 +324,7 @@ export async function startProjections(
     queue.push(event);
     queuedUpTo = event.position;
     working ??= work();
-    while (queue.length >= QUEUED_EVENTS && of === generation && !closed) await new Promise<void>((resume) => room.push(resume));
+    while (queue.length >= queuedEvents && of === generation && !closed) await new Promise<void>((resume) => room.push(resume));
   };
 
   /** The event store failed under the subscription, or a batch could not be applied: start again from the last event every projection passed. */
