@@ -4,7 +4,7 @@ import type { EventStore, RecordedEvent } from '../src/infrastructure/eventStore
 import { inTransaction, type Collection, type Document, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
 import { localPeriodsOf } from '../src/analytics/periods.ts';
-import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, THOUSANDTHS, emptyCell, rollupId, rollupIndexes, type Cell, type Counted, type Grain, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
+import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, THOUSANDTHS, addCounters, emptyCell, rollupId, rollupIndexes, type Cell, type Counted, type Grain, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
 import { Sketch } from '../src/analytics/uniques.ts';
 import { findProject } from '../src/projects/readModel.ts';
 import { CHECKPOINTS, type Projection } from './projection.ts';
@@ -59,12 +59,7 @@ class Gain {
 
   /** Added to a stored cell. */
   addTo(cell: Cell): void {
-    cell.i += this.i;
-    cell.c += this.c;
-    cell.l += this.l;
-    cell.t += this.t;
-    cell.p += this.p;
-    for (let step = 0; step < 10; step += 1) cell.r[step]! += this.r[step]!;
+    addCounters(cell, this);
     if (this.listeners) cell.u = this.listeners.encodedWith(cell.u);
   }
 }

@@ -1,7 +1,7 @@
 // Figures from the roll-ups: the cells a query wants, summed per device and period, and the metrics of each sum.
 import { invalid } from '../shared/errors.ts';
 import { DEVICE_KEYS, type DeviceKey } from './playerEvents.ts';
-import { ANALYTICS_ROLLUPS, THOUSANDTHS, type Cell, type RollupView, type Scope } from './readModel.ts';
+import { ANALYTICS_ROLLUPS, THOUSANDTHS, addCounters, type Cell, type RollupView, type Scope } from './readModel.ts';
 import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import { addDays, dayStartOf, daysBetween, HOUR_MS, localDateOf, localIso, periodDayOf, type Grouping } from './periods.ts';
 import { decodeSketch, emptySketch, estimate, mergeInto, type Registers } from './uniques.ts';
@@ -19,12 +19,7 @@ class Tally {
 
   /** The cell's counters; its listeners too unless `countersOnly` (a total, whose listeners are its devices'). */
   add(cell: Cell, countersOnly = false) {
-    this.i += cell.i;
-    this.l += cell.l;
-    this.t += cell.t;
-    this.p += cell.p;
-    this.c += cell.c;
-    for (let step = 0; step < 10; step += 1) this.r[step]! += cell.r[step]!;
+    addCounters(this, cell);
     if (cell.u && !countersOnly) decodeSketch(cell.u, (this.listeners ??= emptySketch()));
   }
 }

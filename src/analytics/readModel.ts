@@ -79,4 +79,17 @@ export const rollupIndexes: IndexSpec[] = [
 
 export const rollupId = (scope: Scope, subject: string, grain: Grain, start: number) => `${scope}:${subject}:${grain}:${start}`;
 
+/** A cell's counters, without its listeners. */
+export type Counters = Pick<Cell, 'i' | 'l' | 't' | 'p' | 'r' | 'c'>;
+
+/** Adds `from`'s counters to `into`'s. */
+export function addCounters(into: Counters, from: Counters): void {
+  into.i += from.i;
+  into.l += from.l;
+  into.t += from.t;
+  into.p += from.p;
+  into.c += from.c;
+  for (let step = 0; step < 10; step += 1) into.r[step]! += from.r[step]!;
+}
+
 export const emptyCell = (): Cell => ({ i: 0, l: 0, t: 0, p: 0, r: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], u: '', c: 0 });
