@@ -104,7 +104,7 @@ class Entry {
  * A live log event is counted alone; a rebuild counts up to a few million events at a time. Gains add up, so the
  * roll-ups are read (where the store may hold them) and written once, after the counting.
  */
-export class Tally {
+class Tally {
   private readonly entries = new Map<string, Entry>();
   /**
    * By scope, subject, grain and start (in quarter hours, a small integer): many small maps, quicker to look in than
@@ -114,7 +114,7 @@ export class Tally {
   private readonly zones = new Map<number, string>();
   counted = 0;
 
-  /** `counts(day)` says which local days' roll-ups this run counts (all when left out). */
+  /** `countsDay(day)` says which local days' roll-ups this run counts (all when left out). */
   constructor(
     private readonly zonesStore: ReadStore,
     private readonly countsDay: (day: string) => boolean = () => true,
@@ -285,10 +285,6 @@ async function writeInSteps<T extends Document>(store: ReadStore, name: string, 
   }
 }
 
-/**
- * The log's player events up to `until`, counted in memory a few million at a time, into empty collections: each
- * document is written once per few million events, not once per log event (docs/analytics.md, "Rebuilds").
- */
 /** Local days, both included. */
 export interface Days {
   from: string;
@@ -309,6 +305,10 @@ async function keepOtherDays(live: ReadStore, store: ReadStore, days: Days): Pro
   }
 }
 
+/**
+ * The log's player events up to `until`, counted in memory up to `bulkEvents` at a time, into empty collections: each
+ * document is written once per step, not once per log event (docs/analytics.md, "Rebuilds").
+ */
 async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, until: number, options: { bulkEvents: number; days: Days | null }, onPassed: (position: number) => void): Promise<number> {
   const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
   const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);

@@ -98,6 +98,15 @@ export async function ensureCollections(read: ReadStore, projections: Projection
   }
 }
 
+/**
+ * Empty collections made ready for a bulk load, as a runner loads a long log: every key column made, then the indexes
+ * deferred (a rebuild builds them before its swap).
+ */
+export async function readyForBulkLoad(read: ReadStore, projections: Projection[]): Promise<void> {
+  await ensureCollections(read, projections);
+  for (const projection of projections) for (const name of Object.keys(projection.collections)) await read.collection(name).deferIndexes?.();
+}
+
 export async function startProjections(
   events: EventStore,
   read: ReadStore,

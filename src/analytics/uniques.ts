@@ -62,15 +62,9 @@ export function encodeSketch(registers: Registers): string {
   for (let i = 0; i < M; i += 1) if (registers[i] !== 0) set += 1;
   if (set === 0) return '';
   if (set > SPARSE_MOST) return `d${Buffer.from(registers).toString('base64')}`;
-  const bytes = Buffer.alloc(set * 3);
-  let at = 0;
-  for (let i = 0; i < M; i += 1) {
-    if (registers[i] === 0) continue;
-    bytes.writeUInt16BE(i, at);
-    bytes[at + 2] = registers[i]!;
-    at += 3;
-  }
-  return `s${bytes.toString('base64')}`;
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < M; i += 1) if (registers[i] !== 0) pairs.push([i, registers[i]!]);
+  return sparseText(pairs);
 }
 
 /** Sparse (index, rank) pairs as stored, in index order. */

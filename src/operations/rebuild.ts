@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { inTransaction, type Document, type ReadStore } from '../infrastructure/readStore/port.ts';
 import { CHECKPOINTS, type BulkLoaded, type Projection } from '../../projections/projection.ts';
-import { catchUp, ensureCollections, startProjections } from '../../projections/runner.ts';
+import { catchUp, readyForBulkLoad, startProjections } from '../../projections/runner.ts';
 import { shadowOf, shadowsOf } from './shadows.ts';
 import { replaySplit, type SplitOptions } from './splitReplay.ts';
 
@@ -98,8 +98,7 @@ export async function rebuildOnline(
   // A long log is loaded in bulk by projections that can, else on every core where the stores allow; the runner
   // then goes on from where that stopped.
   if (projections.length > 0 && projections.every(({ bulkLoad }) => bulkLoad)) {
-    await ensureCollections(shadow.store, projections);
-    for (const [name] of collections) await shadow.store.collection(name).deferIndexes?.();
+    await readyForBulkLoad(shadow.store, projections);
     for (const projection of projections) bulkLoaded.set(projection.name, await projection.bulkLoad!(events, shadow.store, head, progress));
   } else await replaySplit(events, read, shadow.store, projections, head, { ...options.split, log: options.log, onPassed: progress });
   const runner = await startProjections(events, shadow.store, projections, {

@@ -7,7 +7,7 @@ import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { inTransaction, type ReadStore } from '../infrastructure/readStore/port.ts';
 import { CHECKPOINTS, type Projection } from '../../projections/projection.ts';
 import { QUARANTINE_STREAM } from '../../projections/quarantine.ts';
-import { ensureCollections } from '../../projections/runner.ts';
+import { readyForBulkLoad } from '../../projections/runner.ts';
 import type { ShareReport, ShareTask } from './splitReplayWorker.ts';
 
 /** Below this many events one thread is about as quick: starting threads (their modules, their connections) costs part of a second. */
@@ -77,10 +77,8 @@ export async function replaySplit(events: EventStore, read: ReadStore, shadows: 
     return false;
   }
   const collections = projections.flatMap((projection) => Object.keys(projection.collections));
-  // Loaded as a runner loads a long log: every key column made, then the indexes deferred (the rebuild builds them
-  // before its swap). The threads find every collection made.
-  await ensureCollections(shadows, projections);
-  for (const name of collections) await shadows.collection(name).deferIndexes?.();
+  // The threads find every collection made.
+  await readyForBulkLoad(shadows, projections);
   log(`replaying on ${threads} threads, each a share of the streams`);
   const passed = new Array<number>(threads).fill(0);
   const writing = new Int32Array(new SharedArrayBuffer(4));
