@@ -77,8 +77,10 @@ export async function replaySplit(events: EventStore, read: ReadStore, shadows: 
     return false;
   }
   const collections = projections.flatMap((projection) => Object.keys(projection.collections));
-  // The threads find every collection made.
+  // The threads find every collection made, and the tables an earlier rebuild retired dropped: only the threads
+  // write while they run, in turns.
   await readyForBulkLoad(shadows, projections);
+  await read.settle?.();
   log(`replaying on ${threads} threads, each a share of the streams`);
   const passed = new Array<number>(threads).fill(0);
   const writing = new Int32Array(new SharedArrayBuffer(4));

@@ -46,7 +46,7 @@ function turns(cell: Int32Array) {
 async function replayShare({ writing, eventsFile, readFile, projections: names, share, until, step }: ShareTask): Promise<Map<string, unknown>> {
   const inTurn = turns(writing);
   const events = createSqliteEventStore(eventsFile);
-  const read = createSqliteReadStore(readFile);
+  const read = createSqliteReadStore(readFile, { helper: true });
   const projections = allProjections.filter(({ name }) => names.includes(name));
   const tallies = new Map(projections.flatMap(({ name, split }) => (split ? [[name, split.tally()] as const] : [])));
   // The shadows were empty, a split projection reads only its own streams' documents, and the streams of the others

@@ -12,6 +12,12 @@ import { startCheckpointer } from './sqliteCheckpointer.ts';
 export interface SqliteReadStoreOptions {
   /** A collection's fields that phrase searches (a `$regex` of words, see sqliteQuery.ts) look into: a word index of each serves them. */
   searchedFields?: (collection: string) => readonly string[];
+  /**
+   * A connection that writes only in turn with others of one job (a thread of a split replay): it leaves the file's
+   * upkeep (planner statistics, dropping retired tables) to the store that started the job, and waits for the write
+   * lock as long as BUSY_WAIT_MS.helper, since a turn can wait behind a busy server's commits.
+   */
+  helper?: boolean;
 }
 
 const CACHED_STATEMENTS = 500;
@@ -31,9 +37,11 @@ const GROUP_WRITES = 2_000;
  */
 const OPTIMIZE_EVERY_WRITES = 1_000;
 const ANALYSIS_ROWS = 2_000;
+/** How long a write waits for another connection's write lock before SQLite answers SQLITE_BUSY. */
+const BUSY_WAIT_MS = { store: 5_000, helper: 60_000 };
 
-function open(file: string, cacheKib: number): Connection {
-  const db = new Database(file);
+function open(file: string, cacheKib: number, busyMs: number): Connection {
+  const db = new Database(file, { timeout: busyMs });
   useWriteAheadLog(db);
   db.pragma('synchronous = NORMAL');
   db.pragma(`cache_size = -${cacheKib}`);
@@ -79,12 +87,13 @@ interface Access {
 }
 
 export function createSqliteReadStore(file: string, options: SqliteReadStoreOptions = {}): ReadStore {
-  const writer = open(file, PAGE_CACHE_KIB.writer);
+  const busyMs = options.helper ? BUSY_WAIT_MS.helper : BUSY_WAIT_MS.store;
+  const writer = open(file, PAGE_CACHE_KIB.writer, busyMs);
   // Its commits leave the log's checkpoints to a thread of their own (`startCheckpointer`).
   writer.pragma('wal_autocheckpoint = 0');
   const checkpointer = startCheckpointer(file, () => writer.open && writer.pragma('wal_autocheckpoint = 1000'));
   // While a transaction is open on the writer, reads outside it go through a second connection: WAL gives them the last commit.
-  const reader = open(file, PAGE_CACHE_KIB.reader);
+  const reader = open(file, PAGE_CACHE_KIB.reader, busyMs);
   const lock = createLock();
   openLayout(writer);
   /** The writer's view, uncommitted changes of the schema included; `committed` is what the reader may use. */
@@ -116,6 +125,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   /** Refreshes the planner's statistics where tables grew or shrank; only between transactions. */
   const optimize = () => {
     writes = 0;
+    if (options.helper) return;
     try {
       writer.pragma(`analysis_limit = ${ANALYSIS_ROWS}`);
       writer.pragma('optimize = 0x10002');
@@ -288,7 +298,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   let retiring: Promise<void> | undefined;
   let closing = false;
   function dropRetiredInSteps(): void {
-    if (retiring || closing || !holdsRetired(writing.schema)) return;
+    if (retiring || closing || options.helper || !holdsRetired(writing.schema)) return;
     const step = (scope: Scope) => {
       const next = dropRetired(scope.db, scope.schema);
       if (next) scope.schema = next;
