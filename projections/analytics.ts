@@ -4,7 +4,7 @@ import type { EventStore, RecordedEvent } from '../src/infrastructure/eventStore
 import { inTransaction, type Collection, type Document, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
 import { localPeriodsOf } from '../src/analytics/periods.ts';
-import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, THOUSANDTHS, addCounters, emptyCell, rollupId, rollupIndexes, type Cell, type Counted, type Grain, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
+import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, THOUSANDTHS, addCounters, emptyCell, rollupId, rollupIndexes, summaryOf, type Cell, type Counted, type DaySummaryView, type Grain, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
 import { Sketch } from '../src/analytics/uniques.ts';
 import { findProject } from '../src/projects/readModel.ts';
 import { CHECKPOINTS, type Projection } from './projection.ts';
@@ -228,20 +228,25 @@ class Tally {
 
   /**
    * The documents to write: roll-ups with their gains added (read from `rollups` where it may hold them, and left
-   * alone where one already holds a log event counted here), then the listens changed. Roll-ups come first: a replay
-   * after a crash between the two finds the listens as they were and counts the same gains again, which the roll-ups
-   * that hold them refuse.
+   * alone where one already holds a log event counted here) and each daily one's summary, then the listens changed.
+   * Roll-ups come first: a replay after a crash between the two finds the listens as they were and counts the same
+   * gains again, which the roll-ups that hold them refuse (their summaries are written again, in case the crash came
+   * between a roll-up and its summary).
    */
-  async documents(rollups: Collection<RollupView> | null): Promise<{ rollups: RollupView[]; listens: ListenView[] }> {
+  async documents(rollups: Collection<RollupView> | null): Promise<{ rollups: (RollupView | DaySummaryView)[]; listens: ListenView[] }> {
     const stored = rollups ? await byIds(rollups, [...this.allGains()].map(({ seed }) => seed._id)) : new Map<string, RollupView>();
-    const written: RollupView[] = [];
+    const written: (RollupView | DaySummaryView)[] = [];
     for (const gains of this.allGains()) {
       const before = stored.get(gains.seed._id);
-      if (before && before.position >= gains.from) continue;
+      if (before && before.position >= gains.from) {
+        if (before.grain === 'day') written.push(summaryOf(before));
+        continue;
+      }
       const document: RollupView = before ?? { ...gains.seed, position: 0, cells: {} };
       document.position = gains.position;
       for (const [key, gain] of gains.cells) gain.addTo((document.cells[key] ??= emptyCell()));
       written.push(document);
+      if (document.grain === 'day') written.push(summaryOf(document));
     }
     const listens: ListenView[] = [];
     for (const entry of this.entries.values()) if (entry.changed) listens.push(entry.listen);
@@ -265,7 +270,8 @@ async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: n
   await tally.readListens(listens, events);
   await tally.count(position, events);
   const documents = await tally.documents(rollups);
-  for (const document of documents.rollups) await rollups.put(document);
+  const written = store.collection<RollupView | DaySummaryView>(ANALYTICS_ROLLUPS);
+  for (const document of documents.rollups) await written.put(document);
   for (const listen of documents.listens) await listens.put(listen);
 }
 

@@ -9,7 +9,7 @@ import { findProject, listProjects, type ProjectView } from '../projects/readMod
 import { ADS, type AdView } from '../ads/readModel.ts';
 import { projectResource } from '../shared/projectResources.ts';
 import type { RollupView, Scope } from './readModel.ts';
-import { adFiguresOf, cellFilter, metricsOf, projectDays, rangeOf, recordsOf, subjectRollups, subjectTotals, type Tallies } from './figures.ts';
+import { adFiguresOf, cellFilter, metricsOf, projectDays, rangeOf, recordsOf, recordsOfSubject, subjectRollups, subjectTotals, type Tallies } from './figures.ts';
 import { analyticsListQuery, analyticsQuery, type AnalyticsQuery } from './wire.ts';
 
 export type AnalyticsActions = ReturnType<typeof analyticsActions>;
@@ -32,8 +32,7 @@ export function analyticsActions({ read, now }: Services) {
 
   /** One subject's records over the query's range, in its project's time zone. */
   const subjectRecords = async <T>(project: ProjectView, scope: Scope, subject: string, query: AnalyticsQuery, figures: (tallies: Tallies) => T) => {
-    const range = rangeOf(query, project.timeZone, nowMs());
-    return recordsOf(range, await subjectRollups(read, scope, subject, range), cellFilter(query), figures);
+    return recordsOfSubject(read, scope, subject, rangeOf(query, project.timeZone, nowMs()), query, figures);
   };
   const metricsFor = (query: AnalyticsQuery) => (tallies: Tallies) => metricsOf(tallies, query);
 

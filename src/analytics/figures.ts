@@ -1,10 +1,10 @@
 // Figures from the roll-ups: the cells a query wants, summed per device and period, and the metrics of each sum.
 import { invalid } from '../shared/errors.ts';
 import { DEVICE_KEYS, type DeviceKey } from './playerEvents.ts';
-import { ANALYTICS_ROLLUPS, THOUSANDTHS, addCounters, type Cell, type RollupView, type Scope } from './readModel.ts';
+import { ANALYTICS_ROLLUPS, SUMMARY, THOUSANDTHS, addCounters, type Cell, type DaySummaryView, type DeviceSum, type RollupView, type Scope } from './readModel.ts';
 import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import { addDays, dayStartOf, daysBetween, HOUR_MS, localDateOf, localIso, periodDayOf, type Grouping } from './periods.ts';
-import { decodeSketch, emptySketch, estimate, mergeInto, type Registers } from './uniques.ts';
+import { ListenerSum } from './uniques.ts';
 import { DEFAULT_RANGE_DAYS, HOUR_RANGE_DAYS, MAX_RANGE_DAYS, type AnalyticsQuery, type ByDevice, type Metric, type Metrics } from './wire.ts';
 
 /** Sums of a cell's counters over the cells and periods of one figure. */
@@ -15,25 +15,14 @@ class Tally {
   p = 0;
   c = 0;
   r = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-  listeners: Registers | null = null;
+  listeners = new ListenerSum();
+  /** The listeners as a day's summary counted them, where the tally is that summary's. */
+  listenersCounted: number | null = null;
 
-  /** The cell's counters; its listeners too unless `countersOnly` (a total, whose listeners are its devices'). */
-  add(cell: Cell, countersOnly = false) {
+  add(cell: Cell) {
     addCounters(this, cell);
-    if (cell.u && !countersOnly) decodeSketch(cell.u, (this.listeners ??= emptySketch()));
+    this.listeners.addStored(cell.u);
   }
-}
-
-/** A total's listeners: its devices' sketches merged, each cell's sketch decoded once rather than for both. */
-function totalListeners(tallies: Tallies): Registers | null {
-  let merged: Registers | null = null;
-  for (const key of DEVICE_KEYS) {
-    const listeners = tallies[key].listeners;
-    if (!listeners) continue;
-    if (merged) mergeInto(merged, listeners);
-    else merged = Uint8Array.from(listeners);
-  }
-  return merged;
 }
 
 type Key = DeviceKey | 'total';
@@ -41,12 +30,15 @@ const KEYS: Key[] = ['total', ...DEVICE_KEYS];
 export type Tallies = Record<Key, Tally>;
 export const newTallies = (): Tallies => Object.fromEntries(KEYS.map((key) => [key, new Tally()])) as Tallies;
 
+/** Whether a query counts only some cells (by variant, format or tier). */
+const filtersCells = (query: AnalyticsQuery) => Boolean(query['media_variants[]'] || query['media_formats[]'] || query['access_tiers[]']);
+
 /** Which cells (`device|variant|format|tier`) a query counts. */
 export function cellFilter(query: AnalyticsQuery): (cell: string) => boolean {
+  if (!filtersCells(query)) return () => true;
   const variants = query['media_variants[]'] && new Set(query['media_variants[]']);
   const formats = query['media_formats[]'] && new Set(query['media_formats[]']);
   const tiers = query['access_tiers[]'] && new Set(query['access_tiers[]'].map((tier) => (tier === 'none' ? '' : tier)));
-  if (!variants && !formats && !tiers) return () => true;
   return (cell) => {
     const [, variant, format, tier] = cell.split('|') as [string, string, string, string];
     return (!variants || variants.has(variant as never)) && (!formats || formats.has(format as never)) && (!tiers || tiers.has(tier));
@@ -57,8 +49,16 @@ export function addRollup(tallies: Tallies, document: RollupView, wanted: (cell:
   for (const [key, cell] of Object.entries(document.cells)) {
     if (!wanted(key)) continue;
     const device = key.slice(0, key.indexOf('|')) as DeviceKey;
-    tallies.total.add(cell, true);
+    tallies.total.add(cell);
     tallies[device].add(cell);
+  }
+}
+
+/** A day's summary: its devices' sums, and their listeners as counted. */
+function addSummary(tallies: Tallies, summary: DaySummaryView): void {
+  for (const [key, sum] of Object.entries(summary.devices) as [Key, DeviceSum][]) {
+    addCounters(tallies[key], sum);
+    tallies[key].listenersCounted = sum.n;
   }
 }
 
@@ -82,8 +82,7 @@ const metricValues: { [M in Metric]: (tallies: Tallies) => NonNullable<Metrics[M
   listens: (tallies) => byDevice(tallies, (tally) => tally.l),
   listen_rate: (tallies) => byDevice(tallies, (tally) => ratio(tally.l, tally.i, 4)),
   unique_listeners: (tallies) => {
-    const total = totalListeners(tallies);
-    return { ...byDevice(tallies, (tally) => (tally.listeners ? estimate(tally.listeners) : 0)), total: total ? estimate(total) : 0 };
+    return byDevice(tallies, (tally) => tally.listenersCounted ?? tally.listeners.count());
   },
   avg_listen_time: (tallies) => byDevice(tallies, (tally) => ratio(tally.t / THOUSANDTHS, tally.l, 2)),
   avg_listen_duration: (tallies) => byDevice(tallies, (tally) => ratio(tally.p / THOUSANDTHS, tally.l, 2)),
@@ -137,6 +136,25 @@ export function subjectRollups(read: ReadStore, scope: Scope, subject: string, r
   return read.collection<RollupView>(ANALYTICS_ROLLUPS).find({ scope, subject, grain, start: { $gte: range.startMs, $lt: range.endMs } }, { sort: { start: 1 } });
 }
 
+/**
+ * A subject's days in the range for a daily query without a cell filter: their summaries, which hold what such a
+ * query sums (`DaySummaryView`). Where the range has a daily roll-up without one (counted before summaries were kept,
+ * until `analytics rebuild`), the roll-ups themselves.
+ */
+export async function subjectDays(read: ReadStore, scope: Scope, subject: string, range: Range): Promise<(RollupView | DaySummaryView)[]> {
+  const rollups = read.collection<RollupView | DaySummaryView>(ANALYTICS_ROLLUPS);
+  const start = { $gte: range.startMs, $lt: range.endMs };
+  const summaries = await rollups.find({ scope, subject, grain: SUMMARY, start });
+  if ((await rollups.count({ scope, subject, grain: 'day', start })) === summaries.length) return summaries;
+  return subjectRollups(read, scope, subject, range);
+}
+
+/** One subject's records over the range: from its days' summaries where that is all the query needs. */
+export async function recordsOfSubject<T>(read: ReadStore, scope: Scope, subject: string, range: Range, query: AnalyticsQuery, figures: (tallies: Tallies) => T) {
+  const summarised = range.grouping === 'day' && !filtersCells(query);
+  return recordsOf(range, await (summarised ? subjectDays : subjectRollups)(read, scope, subject, range), cellFilter(query), figures);
+}
+
 /** The periods of the range in order, each with where it begins (epoch ms) and its key in `periodKeyOf`. */
 export function periodsOf(range: Range): { key: string; startMs: number }[] {
   if (range.grouping === 'hour') {
@@ -154,18 +172,20 @@ export function periodsOf(range: Range): { key: string; startMs: number }[] {
 }
 
 /** The period a roll-up counts in; an hour of a project in another time zone (an organization's figures) goes to the hour it begins in. */
-export const periodKeyOf = (range: Range, document: RollupView): string =>
+export const periodKeyOf = (range: Range, document: RollupView | DaySummaryView): string =>
   range.grouping === 'hour'
     ? String(range.startMs + Math.floor((document.start - range.startMs) / HOUR_MS) * HOUR_MS)
     : periodDayOf(range.grouping, document.day, range.from);
 
-/** Sums roll-ups into one record per period of the range (empty periods too, with zeros). */
-export function recordsOf<T>(range: Range, documents: RollupView[], wanted: (cell: string) => boolean, figures: (tallies: Tallies) => T): ({ start: string } & T)[] {
+/** Sums roll-ups (or days' summaries, a day a period) into one record per period of the range (empty periods too, with zeros). */
+export function recordsOf<T>(range: Range, documents: (RollupView | DaySummaryView)[], wanted: (cell: string) => boolean, figures: (tallies: Tallies) => T): ({ start: string } & T)[] {
   const periods = periodsOf(range);
   const tallies = new Map(periods.map(({ key }) => [key, newTallies()]));
   for (const document of documents) {
     const into = tallies.get(periodKeyOf(range, document));
-    if (into) addRollup(into, document, wanted);
+    if (!into) continue;
+    if (document.grain === SUMMARY) addSummary(into, document);
+    else addRollup(into, document, wanted);
   }
   return periods.map(({ key, startMs }) => ({ start: localIso(range.zone, startMs), ...figures(tallies.get(key)!) }));
 }

@@ -1,5 +1,7 @@
 // The analytics read model: hourly and daily roll-ups per subject, and the state of each listen that feeds them.
 import type { IndexSpec } from '../infrastructure/readStore/port.ts';
+import type { DeviceKey } from './playerEvents.ts';
+import { ListenerSum } from './uniques.ts';
 
 export const ANALYTICS_ROLLUPS = 'analyticsRollups';
 export const ANALYTICS_LISTENS = 'analyticsListens';
@@ -77,7 +79,7 @@ export const rollupIndexes: IndexSpec[] = [
   { name: 'project_scope_grain_day', keys: { projectId: 1, scope: 1, grain: 1, day: 1 } },
 ];
 
-export const rollupId = (scope: Scope, subject: string, grain: Grain, start: number) => `${scope}:${subject}:${grain}:${start}`;
+export const rollupId = (scope: Scope, subject: string, grain: Grain | typeof SUMMARY, start: number) => `${scope}:${subject}:${grain}:${start}`;
 
 /** A cell's counters, without its listeners. */
 export type Counters = Pick<Cell, 'i' | 'l' | 't' | 'p' | 'r' | 'c'>;
@@ -92,4 +94,48 @@ export function addCounters(into: Counters, from: Counters): void {
   for (let step = 0; step < 10; step += 1) into.r[step]! += from.r[step]!;
 }
 
+const emptyCounters = (): Counters => ({ i: 0, l: 0, t: 0, p: 0, r: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], c: 0 });
 export const emptyCell = (): Cell => ({ i: 0, l: 0, t: 0, p: 0, r: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], u: '', c: 0 });
+
+/** The grain of a day's summary (`DaySummaryView`), in the roll-ups' collection and indexes. */
+export const SUMMARY = 'summary';
+
+/** A device's (or all devices') figures of a day: the counters of its cells summed, and its distinct listeners `n`. */
+export type DeviceSum = Counters & { n: number };
+
+/**
+ * A daily roll-up's cells summed per device and in total, written with it: a daily query without a cell filter
+ * reads these, whose size does not grow with the cells a busy day fills nor with its listeners' sketches.
+ */
+export interface DaySummaryView {
+  _id: string;
+  projectId: number;
+  scope: Scope;
+  subject: string;
+  grain: typeof SUMMARY;
+  start: number;
+  day: string;
+  position: number;
+  devices: Partial<Record<DeviceKey | 'total', DeviceSum>>;
+  [field: string]: unknown;
+}
+
+/** The summary of a daily roll-up. */
+export function summaryOf(day: RollupView): DaySummaryView {
+  const sums = new Map<string, { sum: DeviceSum; listeners: ListenerSum }>();
+  const into = (key: string) => {
+    let held = sums.get(key);
+    if (!held) sums.set(key, (held = { sum: { ...emptyCounters(), n: 0 }, listeners: new ListenerSum() }));
+    return held;
+  };
+  for (const [key, cell] of Object.entries(day.cells)) {
+    for (const held of [into('total'), into(key.slice(0, key.indexOf('|')))]) {
+      addCounters(held.sum, cell);
+      held.listeners.addStored(cell.u);
+    }
+  }
+  const devices: DaySummaryView['devices'] = {};
+  for (const [key, { sum, listeners }] of sums) devices[key as DeviceKey | 'total'] = { ...sum, n: listeners.count() };
+  const { projectId, scope, subject, start, position } = day;
+  return { _id: rollupId(scope, subject, SUMMARY, start), projectId, scope, subject, grain: SUMMARY, start, day: day.day, position, devices };
+}

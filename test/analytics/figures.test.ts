@@ -1,6 +1,8 @@
 // Figures of every analytics operation from events posted in the player's exact shape, against hand-computed values.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openReadStore } from '../../src/composition.ts';
+import { loadConfig } from '../../src/config.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { byDevice, eventually, listen, playerEvent, post } from './support.ts';
 
@@ -142,6 +144,33 @@ describe('the analytics operations', () => {
     expect(backwards.status).toBe(422);
     expect((await server.request('GET', '/v1/projects/1/analytics?aggregation=fortnight')).status).toBe(422);
     expect((await server.request('GET', '/v1/projects/1/analytics?start_date=2026-02-30')).status).toBe(422);
+  });
+
+  it("answers a day from its summary as from its cells, and from the cells where a day has no summary", async () => {
+    const start = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const range = `start_date=${start}&end_date=today`;
+    const daily = `/v1/projects/1/content/${itemA}/analytics?aggregation=day&${range}`;
+    const days = (await server.request('GET', daily)).body;
+    // Every cell asked for by name: the figures are summed from the cells, as they are over the whole range.
+    const fromCells = (await server.request('GET', `${daily}&media_variants[]=article&media_variants[]=summary`)).body;
+    const [whole] = (await server.request('GET', `/v1/projects/1/content/${itemA}/analytics?aggregation=all&${range}`)).body;
+    expect(days).toEqual(fromCells);
+    expect({ ...days.at(-1), start: whole.start }).toEqual(whole);
+    expect(days.at(-1).unique_listeners).toEqual(byDevice(2, { desktop: 1, mobile_web: 1, android: 1 }));
+
+    // A day counted before summaries were kept.
+    const loaded = loadConfig(server.env);
+    if (!loaded.ok) throw new Error(loaded.message);
+    const read = await openReadStore(loaded.config);
+    try {
+      const rollups = read.collection('analyticsRollups');
+      const summaries = await rollups.find({ scope: 'content', subject: itemA, grain: 'summary' });
+      expect(summaries).toHaveLength(1);
+      await rollups.deleteOne(summaries[0]!._id);
+      expect((await server.request('GET', daily)).body).toEqual(days);
+    } finally {
+      await read.close();
+    }
   });
 
   it('answers the same figures through GraphQL, with the same validation', async () => {
