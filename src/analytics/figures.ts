@@ -4,7 +4,7 @@ import { DEVICE_KEYS, type DeviceKey } from './playerEvents.ts';
 import { ANALYTICS_ROLLUPS, SUMMARY, THOUSANDTHS, addCounters, type Cell, type DaySummaryView, type DeviceSum, type RollupView, type Scope } from './readModel.ts';
 import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import { addDays, dayStartOf, daysBetween, HOUR_MS, localDateOf, localIso, periodDayOf, type Grouping } from './periods.ts';
-import { ListenerSum } from './uniques.ts';
+import { countMerged } from './uniques.ts';
 import { DEFAULT_RANGE_DAYS, HOUR_RANGE_DAYS, MAX_RANGE_DAYS, type AnalyticsQuery, type ByDevice, type Metric, type Metrics } from './wire.ts';
 
 /** Sums of a cell's counters over the cells and periods of one figure. */
@@ -15,13 +15,14 @@ class Tally {
   p = 0;
   c = 0;
   r = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-  listeners = new ListenerSum();
+  /** The listeners' sketches of the cells added, merged when counted. */
+  sketches: string[] = [];
   /** The listeners as a day's summary counted them, where the tally is that summary's. */
   listenersCounted: number | null = null;
 
   add(cell: Cell) {
     addCounters(this, cell);
-    this.listeners.addStored(cell.u);
+    if (cell.u) this.sketches.push(cell.u);
   }
 }
 
@@ -82,7 +83,7 @@ const metricValues: { [M in Metric]: (tallies: Tallies) => NonNullable<Metrics[M
   listens: (tallies) => byDevice(tallies, (tally) => tally.l),
   listen_rate: (tallies) => byDevice(tallies, (tally) => ratio(tally.l, tally.i, 4)),
   unique_listeners: (tallies) => {
-    return byDevice(tallies, (tally) => tally.listenersCounted ?? tally.listeners.count());
+    return byDevice(tallies, (tally) => tally.listenersCounted ?? countMerged(tally.sketches));
   },
   avg_listen_time: (tallies) => byDevice(tallies, (tally) => ratio(tally.t / THOUSANDTHS, tally.l, 2)),
   avg_listen_duration: (tallies) => byDevice(tallies, (tally) => ratio(tally.p / THOUSANDTHS, tally.l, 2)),

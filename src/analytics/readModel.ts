@@ -1,7 +1,7 @@
 // The analytics read model: hourly and daily roll-ups per subject, and the state of each listen that feeds them.
 import type { IndexSpec } from '../infrastructure/readStore/port.ts';
 import type { DeviceKey } from './playerEvents.ts';
-import { ListenerSum } from './uniques.ts';
+import { countMerged } from './uniques.ts';
 
 export const ANALYTICS_ROLLUPS = 'analyticsRollups';
 export const ANALYTICS_LISTENS = 'analyticsListens';
@@ -122,20 +122,20 @@ export interface DaySummaryView {
 
 /** The summary of a daily roll-up. */
 export function summaryOf(day: RollupView): DaySummaryView {
-  const sums = new Map<string, { sum: DeviceSum; listeners: ListenerSum }>();
+  const sums = new Map<string, { sum: Counters; sketches: string[] }>();
   const into = (key: string) => {
     let held = sums.get(key);
-    if (!held) sums.set(key, (held = { sum: { ...emptyCounters(), n: 0 }, listeners: new ListenerSum() }));
+    if (!held) sums.set(key, (held = { sum: emptyCounters(), sketches: [] }));
     return held;
   };
   for (const [key, cell] of Object.entries(day.cells)) {
     for (const held of [into('total'), into(key.slice(0, key.indexOf('|')))]) {
       addCounters(held.sum, cell);
-      held.listeners.addStored(cell.u);
+      if (cell.u) held.sketches.push(cell.u);
     }
   }
   const devices: DaySummaryView['devices'] = {};
-  for (const [key, { sum, listeners }] of sums) devices[key as DeviceKey | 'total'] = { ...sum, n: listeners.count() };
+  for (const [key, { sum, sketches }] of sums) devices[key as DeviceKey | 'total'] = { ...sum, n: countMerged(sketches) };
   const { projectId, scope, subject, start, position } = day;
   return { _id: rollupId(scope, subject, SUMMARY, start), projectId, scope, subject, grain: SUMMARY, start, day: day.day, position, devices };
 }

@@ -130,42 +130,31 @@ export function decodeSketch(text: string, into: Registers = emptySketch()): Reg
   return into;
 }
 
-/** The last stored sketch decoded, and its bytes: a query adds each cell's sketch to its device's sum and the total's. */
-let lastDecoded = { text: '', bytes: Buffer.alloc(0) };
+/** Registers reused by `countMerged`, and which of them it set (to clear them after). */
+const scratch = emptySketch();
+const touched = new Uint16Array(M);
 
 /**
- * Listeners summed over stored sketches (a query's cells, days and devices), counting the registers set as they
- * are: a query sums hundreds of small sketches, and a sum of few registers set is counted from how many are
- * (linear counting, which `estimate` uses for them too) without a pass over all M.
+ * The distinct listeners of stored sketches (their texts) merged: a query merges hundreds of small sketches, a
+ * day's summary tens. Merged in one reused set of registers, and counted from how many are set while few are (linear
+ * counting, which `estimate` uses for them too) without a pass over all M.
  */
-export class ListenerSum {
-  private registers: Registers | null = null;
-  private set = 0;
-
-  /** Adds a stored sketch (its text). */
-  addStored(text: string): void {
-    if (text === '') return;
-    if (lastDecoded.text !== text) lastDecoded = { text, bytes: Buffer.from(text.slice(1), 'base64') };
-    const { bytes } = lastDecoded;
-    const registers = (this.registers ??= emptySketch());
-    if (text[0] === 'd') {
-      for (let i = 0; i < M && i < bytes.length; i += 1) this.raise(registers, i, bytes[i]!);
-      return;
-    }
-    for (let at = 0; at + 2 < bytes.length; at += 3) this.raise(registers, ((bytes[at]! << 8) | bytes[at + 1]!) & (M - 1), bytes[at + 2]!);
-  }
-
-  count(): number {
-    if (this.set === 0) return 0;
-    // So few set that `estimate` counts them linearly: its raw estimate stays under 2.5 M while a third are set.
-    if (this.set <= SPARSE_MOST) return Math.round(M * Math.log(M / (M - this.set)));
-    return estimate(this.registers!);
-  }
-
-  private raise(registers: Registers, index: number, rank: number): void {
-    const held = registers[index]!;
+export function countMerged(texts: Iterable<string>): number {
+  let set = 0;
+  const raise = (index: number, rank: number) => {
+    const held = scratch[index]!;
     if (rank <= held) return;
-    if (held === 0) this.set += 1;
-    registers[index] = rank;
+    if (held === 0) touched[set++] = index;
+    scratch[index] = rank;
+  };
+  for (const text of texts) {
+    if (text === '') continue;
+    const bytes = Buffer.from(text.slice(1), 'base64');
+    if (text[0] === 'd') for (let i = 0; i < M && i < bytes.length; i += 1) raise(i, bytes[i]!);
+    else for (let at = 0; at + 2 < bytes.length; at += 3) raise(((bytes[at]! << 8) | bytes[at + 1]!) & (M - 1), bytes[at + 2]!);
   }
+  // So few set that `estimate` counts them linearly: its raw estimate stays under 2.5 M while a third are set.
+  const count = set === 0 ? 0 : set <= SPARSE_MOST ? Math.round(M * Math.log(M / (M - set))) : estimate(scratch);
+  for (let k = 0; k < set; k += 1) scratch[touched[k]!] = 0;
+  return count;
 }

@@ -1,0 +1,26 @@
+// Distinct listeners: sketches merged and counted the quick way (few registers set) give what the registers give.
+import { describe, expect, it } from 'vitest';
+import { countMerged, decodeSketch, emptySketch, estimate, Sketch } from '../../src/analytics/uniques.ts';
+
+/** A stored sketch of `count` listeners named from `from`. */
+function stored(from: number, count: number): string {
+  const sketch = new Sketch();
+  for (let n = from; n < from + count; n += 1) sketch.add(`listener-${n}`);
+  return sketch.encodedWith('');
+}
+
+describe('countMerged', () => {
+  it.each([0, 1, 3, 40, 200, 330, 400, 1_500, 40_000])('counts %i listeners over three overlapping sketches as their merged registers do', (count) => {
+    const texts = [stored(0, count), stored(Math.floor(count / 2), count), stored(0, Math.floor(count / 3)), ''];
+    const registers = emptySketch();
+    for (const text of texts) decodeSketch(text, registers);
+    const merged = countMerged(texts);
+    expect(merged).toBe(estimate(registers));
+    const distinct = count === 0 ? 0 : Math.floor(count / 2) + count;
+    // Within four standard errors (3.25 % each), and exact while few.
+    if (distinct <= 40) expect(merged).toBe(distinct);
+    else expect(Math.abs(merged - distinct) / distinct).toBeLessThan(0.13);
+    // The reused registers are cleared after each count.
+    expect(countMerged([stored(0, 1)])).toBe(1);
+  });
+});
