@@ -4,7 +4,7 @@ import type { EventStore, RecordedEvent } from '../src/infrastructure/eventStore
 import { inTransaction, type Collection, type Document, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
 import { localPeriodsOf } from '../src/analytics/periods.ts';
-import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, THOUSANDTHS, addCounters, emptyCell, rollupId, rollupIndexes, summaryOf, type Cell, type Counted, type DaySummaryView, type Grain, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
+import { ANALYTICS_LISTENS, ANALYTICS_ROLLUPS, THOUSANDTHS, addCounters, emptyCell, rollupId, rollupIndexes, summaryOf, deviceOfCell, type Cell, type Counted, type DaySummaryView, type Grain, type ListenView, type RollupView, type Scope } from '../src/analytics/readModel.ts';
 import { Sketch } from '../src/analytics/uniques.ts';
 import { findProject } from '../src/projects/readModel.ts';
 import { CHECKPOINTS, type Projection } from './projection.ts';
@@ -239,14 +239,14 @@ class Tally {
     for (const gains of this.allGains()) {
       const before = stored.get(gains.seed._id);
       if (before && before.position >= gains.from) {
-        if (before.grain === 'day') written.push(summaryOf(before));
+        if (before.grain === 'day') written.push(summaryOf(before, new Set()));
         continue;
       }
       const document: RollupView = before ?? { ...gains.seed, position: 0, cells: {} };
       document.position = gains.position;
       for (const [key, gain] of gains.cells) gain.addTo((document.cells[key] ??= emptyCell()));
       written.push(document);
-      if (document.grain === 'day') written.push(summaryOf(document));
+      if (document.grain === 'day') written.push(summaryOf(document, new Set([...gains.cells].flatMap(([key, gain]) => (gain.listeners ? [deviceOfCell(key)] : [])))));
     }
     const listens: ListenView[] = [];
     for (const entry of this.entries.values()) if (entry.changed) listens.push(entry.listen);

@@ -1,7 +1,7 @@
 // Figures from the roll-ups: the cells a query wants, summed per device and period, and the metrics of each sum.
 import { invalid } from '../shared/errors.ts';
 import { DEVICE_KEYS, type DeviceKey } from './playerEvents.ts';
-import { ANALYTICS_ROLLUPS, SUMMARY, THOUSANDTHS, addCounters, type Cell, type DaySummaryView, type DeviceSum, type RollupView, type Scope } from './readModel.ts';
+import { ANALYTICS_ROLLUPS, SUMMARY, THOUSANDTHS, addCounters, deviceOfCell, type Cell, type DaySummaryView, type DeviceSum, type RollupView, type Scope } from './readModel.ts';
 import type { ReadStore } from '../infrastructure/readStore/port.ts';
 import { addDays, dayStartOf, daysBetween, HOUR_MS, localDateOf, localIso, periodDayOf, type Grouping } from './periods.ts';
 import { countMerged } from './uniques.ts';
@@ -49,7 +49,7 @@ export function cellFilter(query: AnalyticsQuery): (cell: string) => boolean {
 export function addRollup(tallies: Tallies, document: RollupView, wanted: (cell: string) => boolean): void {
   for (const [key, cell] of Object.entries(document.cells)) {
     if (!wanted(key)) continue;
-    const device = key.slice(0, key.indexOf('|')) as DeviceKey;
+    const device = deviceOfCell(key);
     tallies.total.add(cell);
     tallies[device].add(cell);
   }

@@ -45,6 +45,8 @@ export interface RollupView {
   position: number;
   /** Cells by `device|variant|format|tier` (tier '' when the player sent none). */
   cells: Record<string, Cell>;
+  /** A daily one's listeners counted per device and in total, as its summary has them (`summaryOf`). */
+  n?: Partial<Record<DeviceKey | 'total', number>>;
   [field: string]: unknown;
 }
 
@@ -120,22 +122,34 @@ export interface DaySummaryView {
   [field: string]: unknown;
 }
 
-/** The summary of a daily roll-up. */
-export function summaryOf(day: RollupView): DaySummaryView {
-  const sums = new Map<string, { sum: Counters; sketches: string[] }>();
-  const into = (key: string) => {
+/** The device of a cell's key (`device|variant|format|tier`). */
+export const deviceOfCell = (key: string) => key.slice(0, key.indexOf('|')) as DeviceKey;
+
+/**
+ * The summary of a daily roll-up. Its listeners are counted again from the cells' sketches only for the devices in
+ * `recount` (and then the total), those whose cells gained listeners; the others keep the counts the roll-up holds
+ * (`n`, which this sets). All are counted when `recount` is left out or the roll-up holds none.
+ */
+export function summaryOf(day: RollupView, recount?: ReadonlySet<DeviceKey>): DaySummaryView {
+  const counted = day.n && recount ? day.n : null;
+  const sums = new Map<DeviceKey | 'total', { sum: Counters; sketches: string[] | null }>();
+  const into = (key: DeviceKey | 'total', counts: boolean) => {
     let held = sums.get(key);
-    if (!held) sums.set(key, (held = { sum: emptyCounters(), sketches: [] }));
+    if (!held) sums.set(key, (held = { sum: emptyCounters(), sketches: counts ? [] : null }));
     return held;
   };
   for (const [key, cell] of Object.entries(day.cells)) {
-    for (const held of [into('total'), into(key.slice(0, key.indexOf('|')))]) {
+    const device = deviceOfCell(key);
+    const countsDevice = !counted || recount!.has(device);
+    for (const held of [into('total', !counted || recount!.size > 0), into(device, countsDevice)]) {
       addCounters(held.sum, cell);
-      if (cell.u) held.sketches.push(cell.u);
+      if (cell.u) held.sketches?.push(cell.u);
     }
   }
   const devices: DaySummaryView['devices'] = {};
-  for (const [key, { sum, sketches }] of sums) devices[key as DeviceKey | 'total'] = { ...sum, n: countMerged(sketches) };
+  const n: NonNullable<RollupView['n']> = {};
+  for (const [key, { sum, sketches }] of sums) devices[key] = { ...sum, n: (n[key] = sketches ? countMerged(sketches) : counted![key] ?? 0) };
+  day.n = n;
   const { projectId, scope, subject, start, position } = day;
   return { _id: rollupId(scope, subject, SUMMARY, start), projectId, scope, subject, grain: SUMMARY, start, day: day.day, position, devices };
 }
