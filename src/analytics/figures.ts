@@ -82,9 +82,7 @@ const metricValues: { [M in Metric]: (tallies: Tallies) => NonNullable<Metrics[M
   },
   listens: (tallies) => byDevice(tallies, (tally) => tally.l),
   listen_rate: (tallies) => byDevice(tallies, (tally) => ratio(tally.l, tally.i, 4)),
-  unique_listeners: (tallies) => {
-    return byDevice(tallies, (tally) => tally.listenersCounted ?? countMerged(tally.sketches));
-  },
+  unique_listeners: (tallies) => byDevice(tallies, (tally) => tally.listenersCounted ?? countMerged(tally.sketches)),
   avg_listen_time: (tallies) => byDevice(tallies, (tally) => ratio(tally.t / THOUSANDTHS, tally.l, 2)),
   avg_listen_duration: (tallies) => byDevice(tallies, (tally) => ratio(tally.p / THOUSANDTHS, tally.l, 2)),
   listen_time: (tallies) => byDevice(tallies, (tally) => round(tally.t / THOUSANDTHS, 2)),
@@ -142,7 +140,7 @@ export function subjectRollups(read: ReadStore, scope: Scope, subject: string, r
  * query sums (`DaySummaryView`). Where the range has a daily roll-up without one (counted before summaries were kept,
  * until `analytics rebuild`), the roll-ups themselves.
  */
-export async function subjectDays(read: ReadStore, scope: Scope, subject: string, range: Range): Promise<(RollupView | DaySummaryView)[]> {
+async function subjectDays(read: ReadStore, scope: Scope, subject: string, range: Range): Promise<(RollupView | DaySummaryView)[]> {
   const rollups = read.collection<RollupView | DaySummaryView>(ANALYTICS_ROLLUPS);
   const start = { $gte: range.startMs, $lt: range.endMs };
   const summaries = await rollups.find({ scope, subject, grain: SUMMARY, start });
