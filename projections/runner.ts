@@ -116,9 +116,8 @@ export async function startProjections(
   const log = options.log ?? (() => undefined);
   const reactors = options.reactors ?? [];
   const all = [...projections, ...reactors];
+  /** Also the events the subscription may deliver ahead of the batch being applied (the next batch); past them, it waits (memory stays flat). */
   const batchEvents = Math.min(BATCH_EVENTS, ...all.map((projection) => projection.batchEvents ?? BATCH_EVENTS));
-  /** Events the subscription may deliver ahead of the batch being applied (the next batch); past it, it waits (memory stays flat). */
-  const queuedEvents = batchEvents;
   // Collections loaded already (on several threads) leave their deferred indexes to the rename.
   const empty = async (name: string) => !(await read.collection(name).findOne({}));
   await ensureCollections(read, all, options.keepIndexesDeferred ? empty : undefined);
@@ -333,7 +332,7 @@ export async function startProjections(
     queue.push(event);
     queuedUpTo = event.position;
     working ??= work();
-    while (queue.length >= queuedEvents && of === generation && !closed) await new Promise<void>((resume) => room.push(resume));
+    while (queue.length >= batchEvents && of === generation && !closed) await new Promise<void>((resume) => room.push(resume));
   };
 
   /** The event store failed under the subscription, or a batch could not be applied: start again from the last event every projection passed. */

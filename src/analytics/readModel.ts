@@ -97,7 +97,7 @@ export function addCounters(into: Counters, from: Counters): void {
 }
 
 const emptyCounters = (): Counters => ({ i: 0, l: 0, t: 0, p: 0, r: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], c: 0 });
-export const emptyCell = (): Cell => ({ i: 0, l: 0, t: 0, p: 0, r: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], u: '', c: 0 });
+export const emptyCell = (): Cell => ({ ...emptyCounters(), u: '' });
 
 /** The grain of a day's summary (`DaySummaryView`), in the roll-ups' collection and indexes. */
 export const SUMMARY = 'summary';
@@ -138,10 +138,10 @@ export function summaryOf(day: RollupView, recount?: ReadonlySet<DeviceKey>): Da
     if (!held) sums.set(key, (held = { sum: emptyCounters(), sketches: counts ? [] : null }));
     return held;
   };
+  const countsTotal = !counted || recount!.size > 0;
   for (const [key, cell] of Object.entries(day.cells)) {
     const device = deviceOfCell(key);
-    const countsDevice = !counted || recount!.has(device);
-    for (const held of [into('total', !counted || recount!.size > 0), into(device, countsDevice)]) {
+    for (const held of [into('total', countsTotal), into(device, !counted || recount!.has(device))]) {
       addCounters(held.sum, cell);
       if (cell.u) held.sketches?.push(cell.u);
     }

@@ -116,17 +116,18 @@ export class Sketch {
   }
 }
 
-export function decodeSketch(text: string, into: Registers = emptySketch()): Registers {
-  if (text === '') return into;
+/** Each (index, rank) a stored sketch holds, as `visit(index, rank)`; ranks of 0 too where it is dense. */
+function forEachRegister(text: string, visit: (index: number, rank: number) => void): void {
+  if (text === '') return;
   const bytes = Buffer.from(text.slice(1), 'base64');
-  if (text[0] === 'd') {
-    for (let i = 0; i < M && i < bytes.length; i += 1) if (bytes[i]! > into[i]!) into[i] = bytes[i]!;
-    return into;
-  }
-  for (let at = 0; at + 2 < bytes.length; at += 3) {
-    const index = bytes.readUInt16BE(at) & (M - 1);
-    if (bytes[at + 2]! > into[index]!) into[index] = bytes[at + 2]!;
-  }
+  if (text[0] === 'd') for (let i = 0; i < M && i < bytes.length; i += 1) visit(i, bytes[i]!);
+  else for (let at = 0; at + 2 < bytes.length; at += 3) visit(((bytes[at]! << 8) | bytes[at + 1]!) & (M - 1), bytes[at + 2]!);
+}
+
+export function decodeSketch(text: string, into: Registers = emptySketch()): Registers {
+  forEachRegister(text, (index, rank) => {
+    if (rank > into[index]!) into[index] = rank;
+  });
   return into;
 }
 
@@ -147,12 +148,7 @@ export function countMerged(texts: Iterable<string>): number {
     if (held === 0) touched[set++] = index;
     scratch[index] = rank;
   };
-  for (const text of texts) {
-    if (text === '') continue;
-    const bytes = Buffer.from(text.slice(1), 'base64');
-    if (text[0] === 'd') for (let i = 0; i < M && i < bytes.length; i += 1) raise(i, bytes[i]!);
-    else for (let at = 0; at + 2 < bytes.length; at += 3) raise(((bytes[at]! << 8) | bytes[at + 1]!) & (M - 1), bytes[at + 2]!);
-  }
+  for (const text of texts) forEachRegister(text, raise);
   // So few set that `estimate` counts them linearly: its raw estimate stays under 2.5 M while a third are set.
   const count = set === 0 ? 0 : set <= SPARSE_MOST ? Math.round(M * Math.log(M / (M - set))) : estimate(scratch);
   for (let k = 0; k < set; k += 1) scratch[touched[k]!] = 0;
