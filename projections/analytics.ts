@@ -258,17 +258,34 @@ const GRAINS: readonly Grain[] = ['hour', 'day'];
 /** Local hours and days begin on quarter hours in every time zone. */
 const QUARTER_MS = 900_000;
 
-/** Applies one log event's player events on the runner's store (a batch's: each document read and written once per batch). */
-async function applyPlayerEvents(store: ReadStore, zones: ReadStore, position: number, events: StoredPlayerEvent[]): Promise<void> {
-  if (!events.some(counts)) return;
-  // A log event carries up to 1,000 player events and the store's calls are synchronous: the API's requests get their
-  // turn between two log events, also while an import of millions is being counted.
-  await new Promise((resolve) => setImmediate(resolve));
+/** A log event's player events, at its position. */
+interface Logged {
+  position: number;
+  events: StoredPlayerEvent[];
+}
+
+const loggedOf = (event: RecordedEvent): Logged => ({
+  position: event.position,
+  events: (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events,
+});
+
+/**
+ * Applies log events' player events on the runner's store, counted together: each listen, roll-up and summary they
+ * touch read, worked out and written once (a batch's store holds the writes until the batch commits).
+ */
+async function applyPlayerEvents(store: ReadStore, zones: ReadStore, logged: Logged[]): Promise<void> {
+  const counting = logged.filter(({ events }) => events.some(counts));
+  if (counting.length === 0) return;
   const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);
   const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
   const tally = new Tally(zones);
-  await tally.readListens(listens, events);
-  await tally.count(position, events);
+  for (const { position, events } of counting) {
+    // A log event carries up to 1,000 player events and the store's calls are synchronous: the API's requests get
+    // their turn between two, also while an import of millions is being counted.
+    await new Promise((resolve) => setImmediate(resolve));
+    await tally.readListens(listens, events);
+    await tally.count(position, events);
+  }
   const documents = await tally.documents(rollups);
   const written = store.collection<RollupView | DaySummaryView>(ANALYTICS_ROLLUPS);
   for (const document of documents.rollups) await written.put(document);
@@ -341,7 +358,7 @@ async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, u
     for (const event of read) {
       if (event.position > until) break;
       if (event.type !== 'PlayerEventsRecorded' || !event.stream.startsWith(PLAYER_EVENTS_PREFIX)) continue;
-      const playerEvents = (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events;
+      const playerEvents = loggedOf(event).events;
       if (holding) await tally.readListens(listens, playerEvents);
       await tally.count(event.position, playerEvents);
       if (tally.counted >= options.bulkEvents) await flush();
@@ -367,8 +384,10 @@ export function analyticsProjection(live: ReadStore, { bulkEvents = 1_000_000, d
     // Up to 20,000 player events: a batch's writes take a fraction of a second, not the lease term's 10 s.
     batchEvents: 20,
     async apply(event: RecordedEvent, store: ReadStore) {
-      if (event.type !== 'PlayerEventsRecorded') return;
-      await applyPlayerEvents(store, live, event.position, (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events);
+      if (event.type === 'PlayerEventsRecorded') await applyPlayerEvents(store, live, [loggedOf(event)]);
+    },
+    async applyAll(events: RecordedEvent[], store: ReadStore) {
+      await applyPlayerEvents(store, live, events.filter(({ type }) => type === 'PlayerEventsRecorded').map(loggedOf));
     },
     async bulkLoad(events, store, until, onPassed) {
       const counted = await bulkLoad(events, store, live, until, { bulkEvents, days }, onPassed);

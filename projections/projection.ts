@@ -16,6 +16,13 @@ export interface Projection {
    * a lease term (timers, the lease's renewal among them, wait for it).
    */
   batchEvents?: number;
+  /**
+   * Applies a batch's events of its streams at once, in their order, leaving the documents as `apply` of each would:
+   * for a projection that works out less counting them together (the analytics: each roll-up touched, and its day's
+   * summary, worked out once per batch rather than once per log event). A runner falls back to `apply`, event by
+   * event, wherever it must pin a failure on one event.
+   */
+  applyAll?(events: RecordedEvent[], store: ReadStore): Promise<void>;
   /** How its streams replay apart, when they can (see `SplitReplay`). */
   split?: SplitReplay;
   /**

@@ -233,12 +233,49 @@ export async function startProjections(
     }
   };
 
-  /** One event through every projection that has not passed it; `reached` is the batch's copy of `applied`. */
-  const handle = async (event: RecordedEvent, store: Store, reached: Map<string, number>) => {
+  /**
+   * A batch's events held for projections that apply many at once (`applyAll`), applied before any other event of
+   * theirs and at the end of the batch. A failure sends the batch through again event by event (`exact`), which pins
+   * it on its event.
+   */
+  type Held = Map<Projection, RecordedEvent[]>;
+  const applyHeld = async (held: Held, store: Store, only?: Projection) => {
+    for (const [projection, events] of held) {
+      if ((only && projection !== only) || events.length === 0) continue;
+      held.set(projection, []);
+      try {
+        await projection.applyAll!(events, store);
+      } catch (error) {
+        if (closed) throw new RunnerClosed();
+        throw failureKind(error) === 'unavailable' ? new StoreAway(projection.name, error) : error;
+      }
+    }
+  };
+
+  /** Whether the event can wait for its projection's `applyAll`: nothing about it or its stream is quarantined. */
+  const canHold = (projection: Projection, event: RecordedEvent) => {
+    const parkedAt = parked.get(projection.name)!.get(event.stream);
+    return (parkedAt === undefined || parkedAt >= event.position) && !quarantine.isKnown(projection.name, event.position);
+  };
+
+  /**
+   * One event through every projection that has not passed it; `reached` is the batch's copy of `applied`, `held`
+   * the events held for `applyAll` (absent: each event applied alone).
+   */
+  const handle = async (event: RecordedEvent, store: Store, reached: Map<string, number>, held?: Held) => {
     for (const projection of all) {
       if (event.position <= reached.get(projection.name)!) continue;
-      if (event.stream.startsWith(projection.streamPrefix)) await applyOrQuarantine(projection, event, event.position, store);
-      if (event.stream === QUARANTINE_STREAM && event.type === 'QuarantineRetryRequested') await retryQuarantined(projection, event, store);
+      const ours = event.stream.startsWith(projection.streamPrefix);
+      const retry = event.stream === QUARANTINE_STREAM && event.type === 'QuarantineRetryRequested';
+      if (held && projection.applyAll && ours && !retry && canHold(projection, event)) {
+        let events = held.get(projection);
+        if (!events) held.set(projection, (events = []));
+        events.push(event);
+      } else if (ours || retry) {
+        if (held) await applyHeld(held, store, projection);
+        if (ours) await applyOrQuarantine(projection, event, event.position, store);
+        if (retry) await retryQuarantined(projection, event, store);
+      }
       reached.set(projection.name, event.position);
     }
     quarantine.observe(event);
@@ -264,7 +301,9 @@ export async function startProjections(
       try {
         await inTransaction(read, async (transaction) => {
           const store = exact ? null : createBatchStore(transaction);
-          for (const event of batch) await handle(event, store ?? transaction, reached);
+          const held: Held | undefined = store ? new Map() : undefined;
+          for (const event of batch) await handle(event, store ?? transaction, reached, held);
+          if (held) await applyHeld(held, store!);
           await store?.flush();
           await saveCheckpoints(transaction, reached);
         });

@@ -195,3 +195,48 @@ describe('reactors', () => {
     expect(seen).toEqual(['new']);
   });
 });
+
+describe('a projection that applies a batch at once', () => {
+  /** `notes` with an `applyAll` that applies each event as `apply` does, and records the texts it was handed. */
+  function notesAll(name: string, fail: { current: Failure }, handed: string[][]): Projection {
+    const single = notes(name, fail);
+    return {
+      ...single,
+      async applyAll(batch, store) {
+        handed.push(batch.map((event) => (event.data as { text: string }).text));
+        for (const event of batch) await single.apply(event, store);
+      },
+    };
+  }
+
+  it("is handed a batch's events together, with the same documents as one by one", async () => {
+    await write(events, 'note-1', 'one', 'two');
+    await write(events, 'note-2', 'three');
+    const { position } = await write(events, 'note-1', 'four');
+    const handed: string[][] = [];
+    const runner = await run([notesAll('a', { current: ok }, handed), notes('b', { current: ok })]);
+    await catchUp(events, runner);
+    expect(runner.position).toBe(position);
+    expect(handed.flat()).toEqual(['one', 'two', 'three', 'four']);
+    expect(Math.max(...handed.map((texts) => texts.length))).toBeGreaterThan(1);
+    for (const collection of ['a', 'b']) {
+      expect(await textsOf(read, collection, 'note-1')).toEqual(['one', 'two', 'four']);
+      expect(await textsOf(read, collection, 'note-2')).toEqual(['three']);
+    }
+  });
+
+  it('is applied event by event when the batch fails, so the failure is pinned on its event alone', async () => {
+    const failing = { current: ((event) => ((event.data as { text: string }).text === 'deep' ? new RangeError('Maximum call stack size exceeded') : null)) as Failure };
+    await write(events, 'note-1', 'first');
+    const { position } = await write(events, 'note-2', 'deep');
+    const after = await write(events, 'note-3', 'later');
+    const handed: string[][] = [];
+    const runner = await run([notesAll('a', failing, handed)]);
+    expect(await runner.waitFor(after.position, 5_000)).toBe(true);
+    expect(handed.find((texts) => texts.includes('deep'))?.length).toBeGreaterThan(1);
+    expect(await textsOf(read, 'a', 'note-1')).toEqual(['first']);
+    expect(await textsOf(read, 'a', 'note-2')).toBeNull();
+    expect(await textsOf(read, 'a', 'note-3')).toEqual(['later']);
+    expect(runner.quarantined().map((entry) => [entry.position, entry.stream])).toEqual([[position, 'note-2']]);
+  });
+});
