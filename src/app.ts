@@ -1,4 +1,5 @@
 // Builds the Koa application from its dependencies; it reads no configuration itself.
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { createServices, type AppDeps } from './services.ts';
@@ -16,7 +17,8 @@ import { rejectMalformedPaths } from './http/paths.ts';
 import { mountGraphql } from './graphql/server.ts';
 import { capabilities } from './capabilities.ts';
 
-export async function createApp(deps: AppDeps): Promise<Koa> {
+/** The service's request listener: the capabilities' node routes, then the Koa application. */
+export async function createApp(deps: AppDeps): Promise<RequestListener> {
   const services = createServices(deps);
   const router = new Router({ prefix: '/v1' });
   for (const capability of capabilities) capability.routes?.(router, services);
@@ -45,5 +47,10 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   app.use(idempotentPosts(deps.events, deps.now, deps.log));
   await mountGraphql(app, { content: contentActions(services), projects: projectActions(services), analytics: analyticsActions(services) });
   app.use(router.routes());
-  return app;
+  const koa = app.callback();
+  const nodeRoutes = capabilities.flatMap((capability) => capability.nodeRoutes?.(services) ?? []);
+  return (request, response) => {
+    for (const route of nodeRoutes) if (route(request, response)) return;
+    void koa(request, response);
+  };
 }

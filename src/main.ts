@@ -99,7 +99,7 @@ if (bootstrapped) {
 
 // A MongoDB read store is shared by every API process, and so are the request counts kept in it.
 const requestCounter = config.MONGODB_URL ? await sharedCounter(infrastructure.read, log) : undefined;
-const app = await createApp({
+const listener = await createApp({
   events: infrastructure.events,
   read: infrastructure.read,
   runner,
@@ -125,7 +125,7 @@ const app = await createApp({
   draining: shutdown.draining,
   requestCounter,
 });
-handle = app.callback();
+handle = listener;
 // Feed imports run every FEED_IMPORT_INTERVAL_S: on Temporal by a Temporal schedule the worker serves; embedded, in
 // this process (every API process looks for due imports; each import's stream lets one of them run it).
 let feedSchedule: FeedSchedule | null = null;

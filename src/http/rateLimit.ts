@@ -47,14 +47,24 @@ export function memoryCounter(now: () => number = Date.now): RequestCounter {
   };
 }
 
+/** The limit headers of a request taken from a window, and Retry-After when the window is full. */
+export function limitHeaders(taken: Taken, limit: number): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Reset': String(Math.ceil(taken.resetsAt / 1000)),
+    'X-RateLimit-Remaining': String(Math.max(0, limit - taken.used)),
+  };
+  if (!taken.allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((taken.resetsAt - taken.at) / 1000)));
+  return headers;
+}
+
+export const TOO_MANY_REQUESTS = 'Too Many Requests';
+
 /** Answers 429 with Retry-After when the window is full; sets the limit headers either way; true when the request may go on. */
 export function answerLimit(ctx: Context, taken: Taken, limit: number): boolean {
-  ctx.set('X-RateLimit-Limit', String(limit));
-  ctx.set('X-RateLimit-Reset', String(Math.ceil(taken.resetsAt / 1000)));
-  ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - taken.used)));
+  ctx.set(limitHeaders(taken, limit));
   if (taken.allowed) return true;
-  ctx.set('Retry-After', String(Math.max(1, Math.ceil((taken.resetsAt - taken.at) / 1000))));
-  sendError(ctx, 429, 'Too Many Requests');
+  sendError(ctx, 429, TOO_MANY_REQUESTS);
   return false;
 }
 
@@ -81,9 +91,12 @@ export function publicRateLimit(limit: number, counter: RequestCounter = memoryC
  * appended to X-Forwarded-For, since entries further left are whatever the client wrote; IPv6 clients by
  * their /64, which one subscriber usually holds whole.
  */
-export function clientAddress(ctx: Context): string {
-  const forwarded = ctx.ips.at(-1);
-  const raw = forwarded !== undefined && ipaddr.isValid(forwarded) ? forwarded : (ctx.socket.remoteAddress ?? '');
+export const clientAddress = (ctx: Context): string => addressOf(ctx.get('X-Forwarded-For'), ctx.socket.remoteAddress);
+
+/** `clientAddress` from a request's X-Forwarded-For header (as one string) and its socket's address. */
+export function addressOf(forwardedFor: string | undefined, remoteAddress: string | undefined): string {
+  const forwarded = forwardedFor ? forwardedFor.split(/\s*,\s*/).at(-1) : undefined;
+  const raw = forwarded !== undefined && ipaddr.isValid(forwarded) ? forwarded : (remoteAddress ?? '');
   if (!ipaddr.isValid(raw)) return raw;
   const address = ipaddr.process(raw);
   if (address.kind() === 'ipv4') return address.toString();

@@ -11,10 +11,30 @@ const SLOW_REQUEST_MS = 1_000;
 
 export const requestIdOf = (ctx: Context): string | undefined => ctx.state.requestId as string | undefined;
 
+/** The caller's X-Request-Id when it is a sane token, else a new UUID. */
+export const requestIdFor = (given: string | undefined): string => (given && SANE_ID.test(given) ? given : randomUUID());
+
+/** A request's line once answered. */
+export interface AnsweredLine {
+  request_id: string;
+  method: string | undefined;
+  path: string;
+  status: number;
+  duration_ms: number;
+}
+
+/**
+ * Refusals, failures and slow answers at info; the rest at debug, since a line per request would cost the busiest
+ * routes more than everything else this middleware does (LOG_LEVEL=debug shows them all).
+ */
+export function logAnswered(logger: Logger, line: AnsweredLine): void {
+  if (line.status >= 400 || line.duration_ms >= SLOW_REQUEST_MS) logger.info(line, 'request');
+  else logger.debug(line, 'request');
+}
+
 export function requestId(logger: Logger) {
   return async function identifyRequest(ctx: Context, next: Next) {
-    const given = ctx.get('X-Request-Id');
-    const id = SANE_ID.test(given) ? given : randomUUID();
+    const id = requestIdFor(ctx.get('X-Request-Id'));
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     const started = performance.now();
@@ -23,12 +43,7 @@ export function requestId(logger: Logger) {
       await inRequestScope(id, next);
     } finally {
       // The query is left out: it may carry what a caller would not want in logs.
-      const durationMs = Math.round(performance.now() - started);
-      const line = { request_id: id, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: durationMs };
-      // Refusals, failures and slow answers at info; the rest at debug, since a line per request would cost the
-      // busiest routes more than everything else this middleware does (LOG_LEVEL=debug shows them all).
-      if (ctx.status >= 400 || durationMs >= SLOW_REQUEST_MS) logger.info(line, 'request');
-      else logger.debug(line, 'request');
+      logAnswered(logger, { request_id: id, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(performance.now() - started) });
     }
   };
 }

@@ -38,7 +38,14 @@ describe('the player events endpoint', () => {
     expect([posted.status, posted.body, posted.headers.get('access-control-allow-origin')]).toEqual([200, { accepted: 1 }, '*']);
     const beacon = await post(server, [playerEvent({ content_id: item })], { 'content-type': 'text/plain;charset=UTF-8' });
     expect([beacon.status, beacon.body]).toEqual([200, { accepted: 1 }]);
-    expect(await impressions(3)).toBe(3);
+    // As every route: the caller's request id echoed (a new one otherwise, also in an error's body), a query ignored.
+    const named = await server.request('POST', '/v1/analytics/events?from=player', { body: playerEvent({ content_id: item }), key: null, headers: { 'x-request-id': 'beacon-7' } });
+    expect([named.status, named.headers.get('x-request-id'), named.headers.get('content-type')]).toEqual([200, 'beacon-7', 'application/json; charset=utf-8']);
+    const refused = await server.request('POST', '/v1/analytics/events', { key: null, rawBody: '{' });
+    // (The test server's `request` checks that an error body's request_id is its X-Request-Id.)
+    expect([refused.status, refused.body.code]).toEqual([400, 400]);
+    expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+    expect(await impressions(4)).toBe(4);
   });
 
   it('refuses what is not a valid batch of events with a clear 4xx, keeping none of it and the figures as they were', async () => {
@@ -72,7 +79,7 @@ describe('the player events endpoint', () => {
     expect((await server.request('GET', '/v1/analytics/events', { key: null })).status).toBe(405);
     // A valid event after them all: only it counts.
     expect((await post(server, good)).status).toBe(200);
-    expect(await impressions(4)).toBe(4);
+    expect(await impressions(5)).toBe(5);
   });
 
   it('loses none of the events it answered 200 for when the process is killed right after', async () => {
@@ -81,7 +88,7 @@ describe('the player events endpoint', () => {
     expect(replies.every((reply) => reply.status === 200)).toBe(true);
     await server.stop('SIGKILL');
     server = await startServer({ dataDir: server.dataDir, env: { RATE_LIMIT_ANALYTICS: String(LIMIT) } });
-    expect(await impressions(154)).toBe(154);
+    expect(await impressions(155)).toBe(155);
   });
 
   it('limits each client address, answering 429 with Retry-After and the CORS header', async () => {
