@@ -50,15 +50,18 @@ export async function post(server: TestServer, events: PlayerEventBody | PlayerE
   return server.request('POST', '/v1/analytics/events', { body: events, key: null, headers });
 }
 
-/** Polls a GET until `ready` holds of its answer (the analytics projection follows the log), then returns the answer. */
-export async function eventually<T = any>(server: TestServer, path: string, ready: (body: T) => boolean, timeoutMs = 20_000): Promise<T> {
+/**
+ * Polls a GET every `pollMs` until `ready` holds of its answer (the analytics projection follows the log), then returns
+ * the answer.
+ */
+export async function eventually<T = any>(server: TestServer, path: string, ready: (body: T) => boolean, timeoutMs = 20_000, pollMs = 100): Promise<T> {
   const started = Date.now();
   for (;;) {
     const reply = await server.request<T>('GET', path);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     if (ready(reply.body)) return reply.body;
     if (Date.now() - started > timeoutMs) return reply.body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
 
