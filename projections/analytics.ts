@@ -269,6 +269,9 @@ const loggedOf = (event: RecordedEvent): Logged => ({
   events: (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events,
 });
 
+/** The player events recorded among log events. */
+const playerEventsOf = (events: RecordedEvent[]): Logged[] => events.filter(({ type }) => type === 'PlayerEventsRecorded').map(loggedOf);
+
 /**
  * Applies log events' player events on the runner's store, counted together: each listen, roll-up and summary they
  * touch read, worked out and written once (a batch's store holds the writes until the batch commits).
@@ -384,10 +387,10 @@ export function analyticsProjection(live: ReadStore, { bulkEvents = 1_000_000, d
     // Up to 20,000 player events: a batch's writes take a fraction of a second, not the lease term's 10 s.
     batchEvents: 20,
     async apply(event: RecordedEvent, store: ReadStore) {
-      if (event.type === 'PlayerEventsRecorded') await applyPlayerEvents(store, live, [loggedOf(event)]);
+      await applyPlayerEvents(store, live, playerEventsOf([event]));
     },
     async applyAll(events: RecordedEvent[], store: ReadStore) {
-      await applyPlayerEvents(store, live, events.filter(({ type }) => type === 'PlayerEventsRecorded').map(loggedOf));
+      await applyPlayerEvents(store, live, playerEventsOf(events));
     },
     async bulkLoad(events, store, until, onPassed) {
       const counted = await bulkLoad(events, store, live, until, { bulkEvents, days }, onPassed);

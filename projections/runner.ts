@@ -239,16 +239,15 @@ export async function startProjections(
    * it on its event.
    */
   type Held = Map<Projection, RecordedEvent[]>;
-  const applyHeld = async (held: Held, store: Store, only?: Projection) => {
-    for (const [projection, events] of held) {
-      if ((only && projection !== only) || events.length === 0) continue;
-      held.set(projection, []);
-      try {
-        await projection.applyAll!(events, store);
-      } catch (error) {
-        if (closed) throw new RunnerClosed();
-        throw failureKind(error) === 'unavailable' ? new StoreAway(projection.name, error) : error;
-      }
+  const applyHeld = async (held: Held, store: Store, projection: Projection) => {
+    const events = held.get(projection);
+    if (!events) return;
+    held.delete(projection);
+    try {
+      await projection.applyAll!(events, store);
+    } catch (error) {
+      if (closed) throw new RunnerClosed();
+      throw failureKind(error) === 'unavailable' ? new StoreAway(projection.name, error) : error;
     }
   };
 
@@ -303,7 +302,7 @@ export async function startProjections(
           const store = exact ? null : createBatchStore(transaction);
           const held: Held | undefined = store ? new Map() : undefined;
           for (const event of batch) await handle(event, store ?? transaction, reached, held);
-          if (held) await applyHeld(held, store!);
+          if (held) for (const projection of [...held.keys()]) await applyHeld(held, store!, projection);
           await store?.flush();
           await saveCheckpoints(transaction, reached);
         });

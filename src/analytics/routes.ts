@@ -56,7 +56,9 @@ function playerEvents(services: Services): NodeRoute {
     if (headers['Retry-After']) return refusal(429, TOO_MANY_REQUESTS, headers, id);
     if (!JSON_OR_TEXT.test(request.headers['content-type'] ?? '')) return refusal(415, 'Events are posted as application/json or text/plain', headers, id);
     const read = await readBody(request, MAX_EVENTS_BODY_BYTES);
-    if (!read.ok) return refusal(read.reason === 'too_large' ? 413 : 400, read.reason === 'too_large' ? `Request body too large: at most ${MAX_EVENTS_BODY_BYTES} bytes` : 'Incomplete body', headers, id);
+    if (!read.ok) {
+      return read.reason === 'too_large' ? refusal(413, `Request body too large: at most ${MAX_EVENTS_BODY_BYTES} bytes`, headers, id) : refusal(400, 'Incomplete body', headers, id);
+    }
     let body: unknown;
     try {
       body = JSON.parse(read.bytes.toString('utf8'));
