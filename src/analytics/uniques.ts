@@ -90,6 +90,18 @@ export class Sketch {
 
   add(id: string): void {
     const { index, rank } = placeOf(id);
+    this.raise(index, rank);
+  }
+
+  /** Adds the listeners of another sketch: the registers of both merged, as if each had been added here. */
+  addAll(other: Sketch): void {
+    if (other.registers) {
+      this.registers ??= this.densePairs();
+      mergeInto(this.registers, other.registers);
+    } else for (const [index, rank] of other.pairs!) this.raise(index, rank);
+  }
+
+  private raise(index: number, rank: number): void {
     if (this.registers) {
       if (rank > this.registers[index]!) this.registers[index] = rank;
       return;
@@ -99,11 +111,17 @@ export class Sketch {
     if (pair) pair[1] = Math.max(pair[1], rank);
     else if (pairs.length < FEW_PAIRS) pairs.push([index, rank]);
     else {
-      this.registers = emptySketch();
-      for (const [at, atRank] of pairs) this.registers[at] = atRank;
-      this.pairs = null;
-      this.add(id);
+      this.registers = this.densePairs();
+      this.raise(index, rank);
     }
+  }
+
+  /** The registers of the pairs held, which this sketch keeps from then on. */
+  private densePairs(): Registers {
+    const registers = emptySketch();
+    for (const [at, atRank] of this.pairs ?? []) registers[at] = atRank;
+    this.pairs = null;
+    return registers;
   }
 
   /** The stored text of this sketch merged with `stored` (a stored sketch's text). */

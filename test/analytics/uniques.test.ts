@@ -24,3 +24,24 @@ describe('countMerged', () => {
     expect(countMerged([stored(0, 1)])).toBe(1);
   });
 });
+
+describe('Sketch.addAll', () => {
+  // 3 and 40 stay pairs, 200 and 5,000 take the registers; mixed, one side of each.
+  it.each([
+    [3, 40],
+    [40, 3],
+    [40, 200],
+    [200, 40],
+    [5_000, 200],
+  ])('merges a sketch of %i listeners with one of %i into the text of one sketch of them all', (left, right) => {
+    const [a, b, all] = [new Sketch(), new Sketch(), new Sketch()];
+    for (let n = 0; n < left; n += 1) a.add(`listener-${n}`);
+    for (let n = left - 2; n < left - 2 + right; n += 1) b.add(`listener-${n}`);
+    for (let n = 0; n < left - 2 + right; n += 1) all.add(`listener-${n}`);
+    a.addAll(b);
+    expect(a.encodedWith('')).toBe(all.encodedWith(''));
+    expect(a.encodedWith(stored(9_000, 10))).toBe(all.encodedWith(stored(9_000, 10)));
+    // The merged-in sketch is left as it was.
+    expect(b.encodedWith('')).toBe(stored(left - 2, right));
+  });
+});
