@@ -340,7 +340,7 @@ async function applyPlayerEvents(store: ReadStore, zones: ReadStore, logged: Log
 }
 
 /** Log events read at a time by a bulk load (up to 1,000 player events each). */
-const READ_LOG_EVENTS = 100;
+const READ_LOG_EVENTS = 10;
 /** Documents per transaction of a bulk load's writes: other writers of the store get their turn between two. */
 const WRITES_PER_TRANSACTION = 20_000;
 
@@ -428,7 +428,7 @@ async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, u
 
 /**
  * The projection; `live` is the store the projects' time zones are read from (the live one, also during a rebuild).
- * A rebuild's bulk load counts `bulkEvents` player events in memory before it writes (1.2 GB resident a million);
+ * A rebuild's bulk load counts `bulkEvents` player events in memory before it writes (1 GB resident a million);
  * with `days`, it counts again only the roll-ups of those local days and keeps the live ones of the others.
  */
 export function analyticsProjection(live: ReadStore, { bulkEvents = 1_000_000, days = null }: { bulkEvents?: number; days?: Days | null } = {}): Projection {

@@ -113,7 +113,7 @@ export const configSchema = z.object({
   RATE_LIMIT_PUBLIC: positiveInt(1200),
   /** Requests per 60 s per client address to the player events endpoint (each may carry up to 1,000 events). */
   RATE_LIMIT_ANALYTICS: positiveInt(3000),
-  /** Player events an analytics rebuild counts in memory before it writes what they add up to (about 1.2 GB a million). */
+  /** Player events an analytics rebuild counts in memory before it writes what they add up to (about 1 GB a million). */
   ANALYTICS_REBUILD_EVENTS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
   MAX_BODY_BYTES: positiveInt(1024 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
