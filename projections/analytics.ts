@@ -314,6 +314,9 @@ const loggedOf = (event: RecordedEvent): Logged => ({
   events: (event as RecordedEvent as RecordedEvent<'PlayerEventsRecorded', PlayerEventsRecorded['data']>).data.events,
 });
 
+/** Documents in `_id` order, as the store's key index keeps them. */
+const byId = (a: Document, b: Document) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
 /** The player events recorded among log events. */
 const playerEventsOf = (events: RecordedEvent[]): Logged[] => events.filter(({ type }) => type === 'PlayerEventsRecorded').map(loggedOf);
 
@@ -336,8 +339,8 @@ async function applyPlayerEvents(store: ReadStore, zones: ReadStore, logged: Log
   }
   const documents = await tally.documents(rollups);
   const written = store.collection<RollupView | DaySummaryView>(ANALYTICS_ROLLUPS);
-  for (const document of documents.rollups) await written.put(document);
-  for (const listen of documents.listens) await listens.put(listen);
+  for (const document of documents.rollups.sort(byId)) await written.put(document);
+  for (const listen of documents.listens.sort(byId)) await listens.put(listen);
 }
 
 /**
@@ -353,7 +356,7 @@ const WRITES_PER_TRANSACTION = 20_000;
  * rather than all over it, which takes a bulk load's writes from about 30 to 20 µs a document.
  */
 async function writeInSteps<T extends Document>(store: ReadStore, name: string, documents: T[]): Promise<void> {
-  documents.sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+  documents.sort(byId);
   for (let at = 0; at < documents.length; at += WRITES_PER_TRANSACTION) {
     const step = documents.slice(at, at + WRITES_PER_TRANSACTION);
     await inTransaction(store, async (transaction) => {
