@@ -283,8 +283,7 @@ class Tally {
         if (before.grain === 'day') written.push(summaryOf(before, new Set()));
         continue;
       }
-      const { seed } = gains;
-      const document: RollupView = before ?? { _id: seed._id, projectId: seed.projectId, scope: seed.scope, subject: seed.subject, grain: seed.grain, start: seed.start, day: seed.day, position: 0, cells: {} };
+      const document: RollupView = before ?? { ...gains.seed, position: 0, cells: {} };
       document.position = gains.position;
       const listened = new Set<DeviceKey>();
       for (const [key, gain] of gains.cells) {
@@ -402,13 +401,9 @@ async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, u
   let loaded = 0;
   const flush = async () => {
     loaded += tally.counted;
-    console.error('T flush', performance.now()|0);
     const documents = await tally.documents(holding ? rollups : null);
-    console.error('T documents', performance.now()|0);
     await writeInSteps(store, ANALYTICS_ROLLUPS, documents.rollups);
-    console.error('T rollups', performance.now()|0);
     await writeInSteps(store, ANALYTICS_LISTENS, documents.listens);
-    console.error('T listens', performance.now()|0);
     holding = true;
     tally = newTally();
   };

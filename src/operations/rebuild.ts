@@ -98,11 +98,9 @@ export async function rebuildOnline(
   // A long log is loaded in bulk by projections that can, else on every core where the stores allow; the runner
   // then goes on from where that stopped.
   if (projections.length > 0 && projections.every(({ bulkLoad }) => bulkLoad)) {
-    console.error('T start', performance.now()|0);
     await readyForBulkLoad(shadow.store, projections);
     for (const projection of projections) bulkLoaded.set(projection.name, await projection.bulkLoad!(events, shadow.store, head, progress));
   } else await replaySplit(events, read, shadow.store, projections, head, { ...options.split, log: options.log, onPassed: progress });
-  console.error('T bulk done', performance.now()|0);
   const runner = await startProjections(events, shadow.store, projections, {
     keepIndexesDeferred: true,
     log: options.log,
@@ -118,9 +116,7 @@ export async function rebuildOnline(
     // Once, at the first try: later tries are quick, so that a live runner taking writes does not pass them each time.
     if (!equal) {
       equal = {};
-      console.error('T caught up', performance.now()|0);
       for (const [name] of collections) equal[name] = await sameDocuments(read, name, shadowOf(name));
-      console.error('T same', performance.now()|0);
       // What the swap would build under the write lock (indexes, search indexes) is built now, in steps between
       // which the live runners write; the shadows then catch up with what was written meanwhile, keeping it current.
       if (read.prepareRename) {
@@ -130,7 +126,6 @@ export async function rebuildOnline(
         continue;
       }
     }
-    console.error('T prepared', performance.now()|0);
     const swapStarted = performance.now();
     const swapped = await inTransaction(read, async (transaction) => {
       const checkpoints = transaction.collection<Checkpoint>(CHECKPOINTS);
