@@ -2,6 +2,7 @@
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSqliteReadStore } from '../../src/infrastructure/readStore/sqlite.ts';
@@ -114,6 +115,54 @@ describe('SQLite read store file', () => {
     expect(await store.collection('bulk').count({})).toBe(rounds * 1_000 + 1);
     await store.close();
   });
+
+  it('knows every collection another connection made while it opened, however their commits fall', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'read-store-')), 'read.sqlite');
+    await createSqliteReadStore(file, options).close();
+    // Another thread makes MADE collections, one a transaction, while a store opens, then waits: the store's next
+    // write then finds the schema's version where the store left it, and goes by the schema the store loaded.
+    const [RUN, PAUSED, MADE] = [0, 1, 5];
+    const state = new Int32Array(new SharedArrayBuffer(8)).fill(RUN);
+    const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+    const storeModule = JSON.stringify(import.meta.resolve('../../src/infrastructure/readStore/sqlite.ts'));
+    const maker = new Worker(
+      `const { workerData: { file, state } } = require('node:worker_threads');
+      import(${tsx}).then(({ register }) => { register(); return import(${storeModule}); }).then(async ({ createSqliteReadStore }) => {
+        const store = createSqliteReadStore(file);
+        for (let made = 0; ; ) {
+          Atomics.store(state, 1, made);
+          Atomics.store(state, 0, ${PAUSED});
+          Atomics.notify(state, 0);
+          Atomics.wait(state, 0, ${PAUSED});
+          for (const last = made + ${MADE}; made < last; made += 1) {
+            await store.transaction((inside) => inside.collection('made' + made).put({ _id: 'first', tags: ['a'] }));
+          }
+        }
+      });`,
+      { eval: true, workerData: { file, state } },
+    );
+    const paused = async () => {
+      while (Atomics.load(state, 0) !== PAUSED) await new Promise((resolve) => setTimeout(resolve, 1));
+    };
+    try {
+      await paused();
+      for (let round = 0; round < 80; round++) {
+        Atomics.store(state, 0, RUN);
+        Atomics.notify(state, 0);
+        // The store opens at another point of the thread's transactions each round.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, round % 4);
+        const store = createSqliteReadStore(file, options);
+        await paused();
+        const made = Atomics.load(state, 1);
+        await store.transaction(async (inside) => {
+          for (let index = made - MADE; index < made; index++) await inside.collection(`made${index}`).put({ _id: `round${round}`, tags: ['b'] });
+        });
+        await store.close();
+      }
+    } finally {
+      await maker.terminate();
+    }
+  }, 60_000);
 
   it('empties a file of an older layout, checkpoints included, so the projections refill it from the log', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'read-store-')), 'read.sqlite');

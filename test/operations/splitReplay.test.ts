@@ -67,8 +67,8 @@ describe('a rebuild on several threads', () => {
 
     const split = await rebuildAll(3);
     expect(split.stderr).toContain('replaying on 3 threads, each a share of the streams');
-    // Its reason in the failure, if there is one.
-    expect(split.stderr.split('\n').filter((line) => line.includes('replaying on one thread'))).toEqual([]);
+    // Its reason in the failure's first line, if there is one.
+    expect(split.stderr.split('\n').find((line) => line.includes('replaying on one thread')), 'the rebuild fell back').toBeUndefined();
     expect(split.stderr).toMatch(/rebuild \[#+\] [\d,]+ \/ [\d,]+ events, [\d,]+ events\/s, done/);
     // The rebuild compares its shadows with the read models they replace, the ones the single thread made.
     for (const { name } of allProjections) expect(split.stdout).toContain(`${name}: rebuilt to position`);

@@ -95,17 +95,21 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
   // While a transaction is open on the writer, reads outside it go through a second connection: WAL gives them the last commit.
   const reader = open(file, PAGE_CACHE_KIB.reader, busyMs);
   const lock = createLock();
-  openLayout(writer);
-  /** The writer's view, uncommitted changes of the schema included; `committed` is what the reader may use. */
-  const writing: Scope = { db: writer, prepare: statements(writer), schema: loadSchema(writer) };
-  const readPrepare = statements(reader);
-  let committed: Schema = writing.schema;
   /**
    * SQLite's schema cookie: every change of the schema the store records comes with DDL, which changes it. Read with
    * a prepared statement: a read outside a write asks at every lookup, and `pragma()` prepares one each time.
    */
   const versionOf = ({ prepare }: Pick<Scope, 'prepare'>) => prepare('PRAGMA schema_version').pluck().get() as number;
-  let knownVersion = versionOf(writing);
+  const writerPrepare = statements(writer);
+  openLayout(writer);
+  // The schema and its version as of one commit, read in one transaction: read apart, the version could count a
+  // change another connection commits between the two, which `refresh` would then never load.
+  const opened = writer.transaction(() => ({ version: versionOf({ prepare: writerPrepare }), schema: loadSchema(writer) }))();
+  let knownVersion = opened.version;
+  /** The writer's view, uncommitted changes of the schema included; `committed` is what the reader may use. */
+  const writing: Scope = { db: writer, prepare: writerPrepare, schema: opened.schema };
+  const readPrepare = statements(reader);
+  let committed: Schema = writing.schema;
 
   /** Another process (the operator CLI) may have added collections or indexes: read them again when the schema changed. */
   const refresh = (scope: Pick<Scope, 'db' | 'prepare'>) => {
@@ -136,14 +140,24 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
     }
   };
 
+  /**
+   * Commits the writer's transaction. The schema's version is read before, in the transaction: read after, it could
+   * already count another connection's change (another process or thread commits between two of our statements),
+   * which `refresh` would then never load, and a write would make again what that change made.
+   */
+  const commit = () => {
+    const version = versionOf(writing);
+    writer.exec('COMMIT');
+    checkpointer.committed();
+    committed = writing.schema;
+    knownVersion = version;
+  };
+
   const commitGroup = () => {
     if (grouped === 0) return;
     grouped = 0;
     try {
-      writer.exec('COMMIT');
-      checkpointer.committed();
-      committed = writing.schema;
-      knownVersion = versionOf(writing);
+      commit();
     } catch (error) {
       // Writes already acknowledged are lost: refuse later ones, so no checkpoint is committed past them.
       if (writer.inTransaction) writer.exec('ROLLBACK');
@@ -278,10 +292,7 @@ export function createSqliteReadStore(file: string, options: SqliteReadStoreOpti
       writer.exec('BEGIN IMMEDIATE');
       refresh(writing);
       const result = await work(store);
-      writer.exec('COMMIT');
-      checkpointer.committed();
-      committed = writing.schema;
-      knownVersion = versionOf(writing);
+      commit();
       if (writes >= OPTIMIZE_EVERY_WRITES) optimize();
       return result;
     } catch (error) {

@@ -25,8 +25,15 @@ type MetaKind = 'layout' | 'collection' | 'column' | 'multikey' | 'index' | 'sea
 /** The version of the tables' layout; a file of another version is emptied, and the projections refill it from the log. */
 const LAYOUT = '6';
 
+/**
+ * Makes the file's tables of the current layout, where they are not. Where they are, it only reads: a statement that
+ * would write (even `CREATE TABLE IF NOT EXISTS` of a table there) fails with "database schema has changed" when
+ * another connection changes the schema meanwhile, as the stores of a split replay's threads do.
+ */
 export function openLayout(db: Database): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS ${META} (collection TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, kind, name))`);
+  if (!db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'rs:meta'`).get()) {
+    db.exec(`CREATE TABLE IF NOT EXISTS ${META} (collection TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, kind, name))`);
+  }
   const layout = db.prepare(`SELECT value FROM ${META} WHERE collection = '' AND kind = 'layout'`).pluck().get();
   if (layout === LAYOUT) {
     db.transaction(() => dropElementTriggers(db))();
