@@ -125,18 +125,25 @@ async function caughtUp(baseUrl: string, loads: number) {
   }
 }
 
-/** p50/p99 of the 90-day daily query of items picked across the popularity range. */
+/**
+ * Queries before the measured ones, reported apart: the service's first answers of a kind take several times as long
+ * (its code not yet compiled, the store's statements not yet prepared, pages not yet read), 150 ms for the first.
+ */
+const WARMUP_QUERIES = 20;
+
+/** p50/p99 of the 90-day daily query of items picked across the popularity range, after the warm-up; the warm-up's slowest. */
 async function queryTimes(baseUrl: string, items: string[]) {
   const start = new Date(Date.now() - 89 * 86_400_000).toISOString().slice(0, 10);
   const times: number[] = [];
-  for (let index = 0; index < QUERIES; index++) {
+  for (let index = 0; index < WARMUP_QUERIES + QUERIES; index++) {
     const item = items[(index * 7) % Math.min(items.length, 20)]!;
     const started = performance.now();
     const records = await get(baseUrl, `/v1/projects/1/content/${item}/analytics?aggregation=day&start_date=${start}&end_date=today`);
     times.push(performance.now() - started);
     if (records.length !== 90) throw new Error(`expected 90 daily records, got ${records.length}`);
   }
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+  const measured = times.slice(WARMUP_QUERIES);
+  return { p50: percentile(measured, 50), p99: percentile(measured, 99), warmup: Math.max(...times.slice(0, WARMUP_QUERIES)) };
 }
 
 /** Sessions of the generator average about 3.3 events: enough sessions for `events` events, and their loads. */
@@ -163,7 +170,7 @@ async function scale() {
     stored = target;
     const projected = await caughtUp(server.baseUrl, loads);
     const times = await queryTimes(server.baseUrl, items);
-    rows.push(`| ${stored.toLocaleString('en')} | ${Math.round(importRate).toLocaleString('en')} | ${(imported.seconds + projected).toFixed(1)} | ${times.p50.toFixed(1)} | ${times.p99.toFixed(1)} |`);
+    rows.push(`| ${stored.toLocaleString('en')} | ${Math.round(importRate).toLocaleString('en')} | ${(imported.seconds + projected).toFixed(1)} | ${times.p50.toFixed(1)} | ${times.p99.toFixed(1)} | ${times.warmup.toFixed(1)} |`);
   }
   const rebuilt = await cli(env, 'analytics', 'rebuild');
   const rebuildRate = stored / rebuilt.seconds;
@@ -178,9 +185,9 @@ async function scale() {
 try {
   console.log(`# Listening analytics\n\n${machineLine()}; load average at start ${loadAverage()}`);
   const { singleRps, batchedEps } = await ingestion();
-  console.log(`\n### Stored events and the 90-day daily content query (${QUERIES} queries, ${ITEMS} items)\n`);
+  console.log(`\n### Stored events and the 90-day daily content query (${QUERIES} queries after ${WARMUP_QUERIES} of warm-up, ${ITEMS} items)\n`);
   const { rows, rebuildRate, rebuildSeconds, swapRate, toSwap, last } = await scale();
-  console.log('| events stored | import events/s | import + projection s | query p50 ms | query p99 ms |\n|---:|---:|---:|---:|---:|');
+  console.log(`| events stored | import events/s | import + projection s | query p50 ms | query p99 ms | slowest of the ${WARMUP_QUERIES} warm-up queries, ms |\n|---:|---:|---:|---:|---:|---:|`);
   for (const row of rows) console.log(row);
   console.log(`\n### Targets\n\n| figure | measured | target |\n|---|---:|---:|`);
   console.log(`| batched ingestion, events/s | ${Math.round(batchedEps).toLocaleString('en')} | ≥ 20,000 |`);

@@ -68,6 +68,9 @@ async function replayShare({ writing, eventsFile, readFile, projections: names, 
       }
       // Their JSON made first: the threads' turns at the one writer are most of a split replay's time.
       serializeAhead(batch.held());
+      // A query other than by `_id` wrote the batch's held documents through the store, in a group it commits at the
+      // next turn of the event loop: committed before this thread waits for its turn, not held while it waits.
+      await new Promise((resume) => setImmediate(resume));
       await inTurn(() => inTransaction(read, (transaction) => batch.flush(shadowsOf(transaction))));
       report({ kind: 'passed', position: to });
       // The stores answer synchronously, so a step is all microtasks: the store's checkpoint thread gets its answers

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSqliteReadStore } from '../../src/infrastructure/readStore/sqlite.ts';
 import { DRAIN_WAIT_MS } from '../../src/infrastructure/readStore/sqliteCheckpointer.ts';
-import { DuplicateKeyError, type Document } from '../../src/infrastructure/readStore/port.ts';
+import { DuplicateKeyError, inTransaction, type Document } from '../../src/infrastructure/readStore/port.ts';
 import { searchedFields } from '../../src/composition.ts';
 import { CONTENT_ITEMS } from '../../src/content/readModel.ts';
 import { phraseFilter, searchTextOf } from '../../src/content/search.ts';
@@ -154,7 +154,7 @@ describe('SQLite read store file', () => {
         const store = createSqliteReadStore(file, options);
         await paused();
         const made = Atomics.load(state, 1);
-        await store.transaction(async (inside) => {
+        await inTransaction(store, async (inside) => {
           for (let index = made - MADE; index < made; index++) await inside.collection(`made${index}`).put({ _id: `round${round}`, tags: ['b'] });
         });
         await store.close();
