@@ -4,7 +4,7 @@
 //
 //   npm run bench:analytics [-- --duration 5 --rounds 3 --queries 300 --small 100000 --large 1000000]
 import { execFile } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
 import { generateTraffic } from './traffic.ts';
 import { benchEnv, median, percentile, startServer, type Server } from './service.ts';
-import { API_KEY, loadAverage, loadRunner, machineLine, wholeOption } from './support.ts';
+import { API_KEY, cpuMs, loadAverage, loadRunner, machineLine, wholeOption } from './support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -147,23 +147,15 @@ async function queryTimes(baseUrl: string, items: string[]) {
   return { p50: percentile(measured, 50), p99: percentile(measured, 99), warmup: Math.max(...times.slice(0, WARMUP_QUERIES)) };
 }
 
-/** The service's CPU time so far, all its threads (ms), from /proc. */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // utime and stime are fields 14 and 15, 11 and 12 after the command name; USER_HZ is 100 on Linux.
-  const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
-  return (utime! + stime!) * 10;
-}
-
 /**
  * Waits until the service has used less than a tenth of a core for a whole second: after counting an import it
  * still copies its write-ahead log into the file and refreshes the planner's statistics. The seconds that took.
  */
 async function atRest(pid: number): Promise<number> {
   const started = performance.now();
-  for (let before = cpuMsOf(pid); performance.now() - started < 120_000; ) {
+  for (let before = cpuMs(pid)?.own ?? 0; performance.now() - started < 120_000; ) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const now = cpuMsOf(pid);
+    const now = cpuMs(pid)?.own ?? 0;
     if (now - before < 100) break;
     before = now;
   }

@@ -9,7 +9,7 @@ import { benchEnv, median, startServer, type Server } from './service.ts';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { API_KEY, SERVICE_MP3_ARGS, benchArticle, createItem, errorText, getItem, guardRun, loadAverage, machineLine, medianOrNull, ms, toolRunner, verdict, wholeOption } from './support.ts';
+import { API_KEY, SERVICE_MP3_ARGS, benchArticle, cpuMs, createItem, errorText, getItem, guardRun, loadAverage, machineLine, medianOrNull, ms, toolRunner, verdict, wholeOption, type Cpu } from './support.ts';
 
 const DEFAULT_MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '64k'];
 
@@ -40,28 +40,8 @@ const spokenWords = spokenText.split(/\s+/).filter(Boolean).length;
 
 // ---------------------------------------------------------------------------------------------
 
-/**
- * CPU time (user + system, ms) of a process plus its reaped children, from /proc (Linux; null elsewhere).
- * The service reaps its espeak-words and ffmpeg processes, this script its bare tools, so the
- * figure covers all the work of a round, whatever else the machine is doing at the time.
- */
-interface Cpu {
-  /** The process itself (for the service: Node — HTTP, event store, projections, word timings). */
-  own: number;
-  /** Its children once reaped (espeak-words / espeak-ng, ffmpeg). */
-  tools: number;
-}
-function cpuMs(pid: number | 'self'): Cpu | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // utime, stime, cutime, cstime are fields 14–17 of the file, 11–14 after the command name.
-    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
-    const cpu = { own: (utime! + stime!) * 10, tools: (cutime! + cstime!) * 10 }; // USER_HZ is 100 on Linux
-    return Number.isFinite(cpu.own + cpu.tools) ? cpu : null;
-  } catch {
-    return null;
-  }
-}
+// The service reaps its espeak-words and ffmpeg processes, this script its bare tools: a round's CPU time (`cpuMs`)
+// covers all of its work.
 const cpuDelta = (before: Cpu | null, after: Cpu | null): Cpu | null =>
   before === null || after === null ? null : { own: after.own - before.own, tools: after.tools - before.tools };
 const cpuTotal = (cpu: Cpu | null) => (cpu === null ? null : cpu.own + cpu.tools);

@@ -1,6 +1,7 @@
 // What the benchmark scripts share besides starting the service (bench/service.ts): options, the guard that ends a
 // run whatever happens, rounds of load, the narrated article and the bare tools' runs, and the report's figures.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { prepareArticle } from '../src/generation/textPreparation.ts';
@@ -173,4 +174,26 @@ export function toolRunner(timeoutMs: number) {
     },
     stop: () => running?.kill('SIGKILL'),
   };
+}
+
+/**
+ * CPU time (user + system, ms) of a process, all its threads, plus its reaped children, from /proc (Linux; null
+ * elsewhere): what a process did, whatever else the machine is doing at the time.
+ */
+export interface Cpu {
+  /** The process itself (for the service: Node — HTTP, event store, projections, word timings). */
+  own: number;
+  /** Its children once reaped (for the service: espeak-words / espeak-ng, ffmpeg). */
+  tools: number;
+}
+export function cpuMs(pid: number | 'self'): Cpu | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // utime, stime, cutime, cstime are fields 14–17 of the file, 11–14 after the command name.
+    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
+    const cpu = { own: (utime! + stime!) * 10, tools: (cutime! + cstime!) * 10 }; // USER_HZ is 100 on Linux
+    return Number.isFinite(cpu.own + cpu.tools) ? cpu : null;
+  } catch {
+    return null;
+  }
 }

@@ -68,14 +68,13 @@ async function replayShare({ writing, eventsFile, readFile, projections: names, 
       }
       // Their JSON made first: the threads' turns at the one writer are most of a split replay's time.
       serializeAhead(batch.held());
-      // A query other than by `_id` wrote the batch's held documents through the store, in a group it commits at the
-      // next turn of the event loop: committed before this thread waits for its turn, not held while it waits.
+      // The stores answer synchronously, so a step is all microtasks; a turn of the event loop, once a step, lets the
+      // store's checkpoint thread's answers be read (else the write-ahead log grows for as long as the replay runs:
+      // 1 GB at 100,000 items), and commits the group a query other than by `_id` wrote the batch's held documents
+      // in, so that this thread does not hold the write lock while it waits for its turn.
       await new Promise((resume) => setImmediate(resume));
       await inTurn(() => inTransaction(read, (transaction) => batch.flush(shadowsOf(transaction))));
       report({ kind: 'passed', position: to });
-      // The stores answer synchronously, so a step is all microtasks: the store's checkpoint thread gets its answers
-      // read between steps (else the write-ahead log grows for as long as the replay runs: 1 GB at 100,000 items).
-      await new Promise((resume) => setImmediate(resume));
     }
     return tallies;
   } finally {
