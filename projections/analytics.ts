@@ -230,8 +230,7 @@ class Tally {
         continue;
       }
       if (!entry) {
-        const listener = event.localStorageId ?? event.sessionId;
-        entry = new Entry({ _id: id, projectId: event.projectId, position, loaded: null, played: null, clicked: null, listener, seconds: 0, percent: 0 });
+        entry = new Entry({ _id: id, projectId: event.projectId, position, loaded: false, played: null, clicked: false, seconds: 0, percent: 0 });
         this.entries.set(id, entry);
       }
       entry.changed = true;
@@ -240,20 +239,20 @@ class Tally {
       this.counted += 1;
       if (event.type === 'load') {
         if (listen.loaded) continue;
-        listen.loaded = here(event);
-        Tally.gain(position, this.placeAt(event, position, listen.loaded), IMPRESSION);
+        listen.loaded = true;
+        Tally.gain(position, this.placeAt(event, position, here(event)), IMPRESSION);
       } else if (event.type === 'ad_link_click') {
         if (listen.clicked) continue;
-        listen.clicked = here(event);
-        Tally.gain(position, this.placeAt(event, position, listen.clicked), CLICK);
+        listen.clicked = true;
+        Tally.gain(position, this.placeAt(event, position, here(event)), CLICK);
       } else {
         const seconds = Math.max(listen.seconds, event.seconds ?? 0);
         const percent = Math.max(listen.percent, event.percent ?? 0);
         if (event.type === 'play' && !listen.played) {
           listen.played = here(event);
-          listen.listener = event.localStorageId ?? event.sessionId;
           entry.playedIn = this.placeAt(event, position, listen.played);
-          Tally.gain(position, entry.playedIn, new Change(0, 0, 1, thousandths(seconds), thousandths(percent), 0, stepsOf(percent), listen.listener));
+          const listener = event.localStorageId ?? event.sessionId;
+          Tally.gain(position, entry.playedIn, new Change(0, 0, 1, thousandths(seconds), thousandths(percent), 0, stepsOf(percent), listener));
         } else if (listen.played && (seconds > listen.seconds || percent > listen.percent)) {
           entry.playedIn ??= this.placeAt(event, position, listen.played);
           const more = new Change(0, 0, 0, thousandths(seconds) - thousandths(listen.seconds), thousandths(percent) - thousandths(listen.percent), stepsOf(listen.percent), stepsOf(percent), null);
@@ -290,6 +289,7 @@ class Tally {
         document.cells[key] = gain.addTo(document.cells[key]);
         if (gain.listeners) listened.add(deviceOfCell(key));
       }
+      document.cells = inKeyOrder(document.cells);
       written.push(document);
       if (document.grain === 'day') written.push(summaryOf(document, listened));
     }
@@ -297,6 +297,18 @@ class Tally {
     for (const entry of this.entries.values()) if (entry.changed) listens.push(entry.listen);
     return { rollups: written, listens };
   }
+}
+
+/**
+ * The cells by key, in key order: the same roll-up then has the same text however its events were grouped into
+ * writes, which lets a rebuild compare its documents with the live ones by their text (docs/analytics.md, "Rebuild").
+ */
+function inKeyOrder(cells: Record<string, Cell>): Record<string, Cell> {
+  const keys = Object.keys(cells);
+  if (keys.every((key, at) => at === 0 || keys[at - 1]! < key)) return cells;
+  const sorted: Record<string, Cell> = {};
+  for (const key of keys.sort()) sorted[key] = cells[key]!;
+  return sorted;
 }
 
 /** Local hours and days begin on quarter hours in every time zone. */

@@ -58,19 +58,22 @@ export interface Counted {
   day: string;
 }
 
-/** One listen (a session's content item or ad): what has been counted of it, so a duplicate send counts once. */
+/**
+ * One listen (a session's content item or ad): what has been counted of it, so a duplicate send counts once. Only
+ * the listen's place is kept, where its later progress adds: an impression or a click is counted once and never
+ * touched again. (Listens counted before this held the impression's and click's places too, and whose listen it
+ * was; those read the same.)
+ */
 export interface ListenView {
   _id: string;
   projectId: number;
   position: number;
-  /** The impression (`load`), where counted; null before it. */
-  loaded: Counted | null;
+  /** Whether the impression (`load`) was counted. */
+  loaded: boolean | Counted | null;
   /** The listen (`play`), where counted; null before it. */
   played: Counted | null;
-  /** An ad's click, where counted; null before it. */
-  clicked: Counted | null;
-  /** Whose listen: the local storage id, else the session id. */
-  listener: string;
+  /** Whether an ad's click was counted. */
+  clicked: boolean | Counted | null;
   seconds: number;
   percent: number;
   [field: string]: unknown;
