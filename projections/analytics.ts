@@ -1,6 +1,9 @@
 // Listening analytics: player events (`player-events-*` streams) into hourly and daily roll-ups per content item, ad
 // and project, in the project's time zone (docs/analytics.md, "Storage").
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import type { EventStore, RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
+import { startThread, turnCell } from '../src/infrastructure/threads.ts';
 import { inTransaction, type Collection, type Document, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type DeviceKey, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
 import { localPeriodsOf } from '../src/analytics/periods.ts';
@@ -61,6 +64,14 @@ class Gain {
   addGain(other: Gain): void {
     addCounters(this, other);
     if (other.listeners) (this.listeners ??= new Sketch()).addAll(other.listeners);
+  }
+
+  /** A stored cell's counters and listeners, as a gain. */
+  static of(cell: Cell): Gain {
+    const gain = new Gain();
+    addCounters(gain, cell);
+    if (cell.u) (gain.listeners = new Sketch()).addEncoded(cell.u);
+    return gain;
   }
 
   /** Added to a stored cell; where there is none, the new cell. */
@@ -140,41 +151,26 @@ class Tally {
     private readonly countsDay: (day: string) => boolean = () => true,
   ) {}
 
-  /** Every roll-up's gains: each subject's hours as counted, and summed from them its days and its project's hours and days. */
-  private allGains(): Gains[] {
+  /**
+   * Every roll-up's gains but the projects': each subject's hours as counted, and summed from them its days. The
+   * project's hours and days are summed into `projects`, which a bulk load keeps for all its steps and threads.
+   */
+  private allGains(projects: Sums): Gains[] {
+    const days = new Sums();
     const all: Gains[] = [];
-    // By scope, subject, grain and start in quarter hours, as the hours are.
-    const sums: Record<Scope, Map<string, Record<Grain, Map<number, Gains>>>> = { content: new Map(), project: new Map(), ad: new Map() };
-    const sumInto = (scope: Scope, subject: string, grain: Grain, start: number, hour: HourGains) => {
-      let bySubject = sums[scope].get(subject);
-      if (!bySubject) sums[scope].set(subject, (bySubject = { hour: new Map(), day: new Map() }));
-      let sum = bySubject[grain].get(start / QUARTER_MS);
-      if (!sum) {
-        const seed = { _id: rollupId(scope, subject, grain, start), projectId: hour.seed.projectId, scope, subject, grain, start, day: hour.seed.day };
-        bySubject[grain].set(start / QUARTER_MS, (sum = { seed, from: hour.from, position: hour.position, cells: new Map() }));
-        all.push(sum);
-      }
-      if (hour.from < sum.from) sum.from = hour.from;
-      if (hour.position > sum.position) sum.position = hour.position;
-      for (const [key, gain] of hour.cells) {
-        let into = sum.cells.get(key);
-        if (!into) sum.cells.set(key, (into = new Gain()));
-        into.addGain(gain);
-      }
-    };
     for (const scope of ['content', 'ad'] as const) {
       for (const [subject, hours] of this.hours[scope]) {
         for (const hour of hours.values()) {
           all.push(hour);
-          sumInto(scope, subject, 'day', hour.dayStart, hour);
+          days.add(scope, subject, 'day', hour.dayStart, hour);
           if (scope !== 'content') continue;
           const project = String(hour.seed.projectId);
-          sumInto('project', project, 'hour', hour.seed.start, hour);
-          sumInto('project', project, 'day', hour.dayStart, hour);
+          projects.add('project', project, 'hour', hour.seed.start, hour);
+          projects.add('project', project, 'day', hour.dayStart, hour);
         }
       }
     }
-    return all;
+    return all.concat(days.all);
   }
 
   /** Reads the stored listens the events touch that this run has not: needed first, where the store may hold some. */
@@ -266,37 +262,95 @@ class Tally {
   }
 
   /**
-   * The documents to write: roll-ups with their gains added (read from `rollups` where it may hold them, and left
-   * alone where one already holds a log event counted here) and each daily one's summary, then the listens changed.
-   * Roll-ups come first: a replay after a crash between the two finds the listens as they were and counts the same
-   * gains again, which the roll-ups that hold them refuse (their summaries are written again, in case the crash came
-   * between a roll-up and its summary).
+   * The documents to write: roll-ups with their gains added (`rollupDocuments`) and the listens changed. Roll-ups
+   * come first: a replay after a crash between the two finds the listens as they were and counts the same gains
+   * again, which the roll-ups that hold them refuse. The projects' roll-ups are among them unless `projects` is given,
+   * which then gains their sums instead (a bulk load writes them once, at its end).
    */
-  async documents(rollups: Collection<RollupView> | null): Promise<{ rollups: (RollupView | DaySummaryView)[]; listens: ListenView[] }> {
-    const all = this.allGains();
-    const stored = rollups ? await byIds(rollups, all.map(({ seed }) => seed._id)) : new Map<string, RollupView>();
-    const written: (RollupView | DaySummaryView)[] = [];
-    for (const gains of all) {
-      const before = stored.get(gains.seed._id);
-      if (before && before.position >= gains.from) {
-        if (before.grain === 'day') written.push(summaryOf(before, new Set()));
-        continue;
-      }
-      const document: RollupView = before ?? { ...gains.seed, position: 0, cells: {} };
-      document.position = gains.position;
-      const listened = new Set<DeviceKey>();
-      for (const [key, gain] of gains.cells) {
-        document.cells[key] = gain.addTo(document.cells[key]);
-        if (gain.listeners) listened.add(deviceOfCell(key));
-      }
-      document.cells = inKeyOrder(document.cells);
-      written.push(document);
-      if (document.grain === 'day') written.push(summaryOf(document, listened));
-    }
+  async documents(rollups: Collection<RollupView> | null, projects?: Sums): Promise<{ rollups: (RollupView | DaySummaryView)[]; listens: ListenView[] }> {
+    const own = projects ? null : new Sums();
+    const all = this.allGains(projects ?? own!);
     const listens: ListenView[] = [];
     for (const entry of this.entries.values()) if (entry.changed) listens.push(entry.listen);
-    return { rollups: written, listens };
+    return { rollups: await rollupDocuments(own ? all.concat(own.all) : all, rollups), listens };
   }
+}
+
+/**
+ * Roll-ups' gains summed by scope, subject, grain and start: a subject's hours into its days, a project's content
+ * hours into its hours and days. Kept by start in quarter hours, as the hours are (many small maps, quicker to look
+ * in than one of every roll-up by its id).
+ */
+class Sums {
+  private readonly sums: Record<Scope, Map<string, Record<Grain, Map<number, Gains>>>> = { content: new Map(), project: new Map(), ad: new Map() };
+  readonly all: Gains[] = [];
+
+  add(scope: Scope, subject: string, grain: Grain, start: number, gains: Gains): void {
+    let bySubject = this.sums[scope].get(subject);
+    if (!bySubject) this.sums[scope].set(subject, (bySubject = { hour: new Map(), day: new Map() }));
+    let sum = bySubject[grain].get(start / QUARTER_MS);
+    if (!sum) {
+      const seed = { _id: rollupId(scope, subject, grain, start), projectId: gains.seed.projectId, scope, subject, grain, start, day: gains.seed.day };
+      bySubject[grain].set(start / QUARTER_MS, (sum = { seed, from: gains.from, position: gains.position, cells: new Map() }));
+      this.all.push(sum);
+    }
+    if (gains.from < sum.from) sum.from = gains.from;
+    if (gains.position > sum.position) sum.position = gains.position;
+    for (const [key, gain] of gains.cells) {
+      let into = sum.cells.get(key);
+      if (!into) sum.cells.set(key, (into = new Gain()));
+      into.addGain(gain);
+    }
+  }
+
+  /** As plain data, to cross threads: each cell as a stored cell holds it. */
+  plain(): PlainGains[] {
+    return this.all.map(({ seed, from, position, cells }) => ({ seed, from, position, cells: [...cells].map(([key, gain]) => [key, gain.addTo(undefined)]) }));
+  }
+
+  /** Adds the sums of another thread (`plain()`). */
+  addPlain(plain: PlainGains[]): void {
+    for (const { seed, from, position, cells } of plain) {
+      const gains: Gains = { seed, from, position, cells: new Map(cells.map(([key, cell]) => [key, Gain.of(cell)])) };
+      this.add(seed.scope, seed.subject, seed.grain, seed.start, gains);
+    }
+  }
+}
+
+/** A roll-up's gains as plain data (`Sums.plain`). */
+export interface PlainGains {
+  seed: Gains['seed'];
+  from: number;
+  position: number;
+  cells: [string, Cell][];
+}
+
+/**
+ * Roll-ups with their gains added (read from `rollups` where it may hold them, and left alone where one already holds
+ * a log event counted here) and each daily one's summary (written again where its roll-up is left alone, in case a
+ * crash came between the two).
+ */
+async function rollupDocuments(all: Gains[], rollups: Collection<RollupView> | null): Promise<(RollupView | DaySummaryView)[]> {
+  const stored = rollups ? await byIds(rollups, all.map(({ seed }) => seed._id)) : new Map<string, RollupView>();
+  const written: (RollupView | DaySummaryView)[] = [];
+  for (const gains of all) {
+    const before = stored.get(gains.seed._id);
+    if (before && before.position >= gains.from) {
+      if (before.grain === 'day') written.push(summaryOf(before, new Set()));
+      continue;
+    }
+    const document: RollupView = before ?? { ...gains.seed, position: 0, cells: {} };
+    document.position = gains.position;
+    const listened = new Set<DeviceKey>();
+    for (const [key, gain] of gains.cells) {
+      document.cells[key] = gain.addTo(document.cells[key]);
+      if (gain.listeners) listened.add(deviceOfCell(key));
+    }
+    document.cells = inKeyOrder(document.cells);
+    written.push(document);
+    if (document.grain === 'day') written.push(summaryOf(document, listened));
+  }
+  return written;
 }
 
 /**
@@ -362,19 +416,34 @@ const READ_LOG_EVENTS = 10;
 /** Documents per transaction of a bulk load's writes: other writers of the store get their turn between two. */
 const WRITES_PER_TRANSACTION = 20_000;
 
+/** Runs a write: at once, or when a thread's turn at the store's one writer comes (`turns`). */
+type Turn = <R>(write: () => Promise<R>) => Promise<R>;
+const atOnce: Turn = (write) => write();
+
+/** How a bulk load's thread writes: in `turn`s, each step's documents made ready `ahead` of its turn (their JSON). */
+export interface Writing {
+  turn?: Turn;
+  ahead?: (documents: Document[]) => void;
+}
+
 /**
  * Written in `_id` order (`documents` is sorted in place): new keys then go at the end of the collection's key index
- * rather than all over it, which takes a bulk load's writes from about 30 to 20 µs a document.
+ * rather than all over it, which takes a bulk load's writes from about 30 to 20 µs a document. The event loop turns
+ * between two transactions (the store's checkpoint thread answers then).
  */
-async function writeInSteps<T extends Document>(store: ReadStore, name: string, documents: T[]): Promise<void> {
+async function writeInSteps<T extends Document>(store: ReadStore, name: string, documents: T[], { turn = atOnce, ahead }: Writing = {}): Promise<void> {
   documents.sort(byId);
   for (let at = 0; at < documents.length; at += WRITES_PER_TRANSACTION) {
     const step = documents.slice(at, at + WRITES_PER_TRANSACTION);
-    await inTransaction(store, async (transaction) => {
-      const collection = transaction.collection<T>(name);
-      if (collection.bulkWrite) await collection.bulkWrite(step.map((document) => ({ put: document })));
-      else for (const document of step) await collection.put(document);
-    });
+    ahead?.(step);
+    await new Promise((resolve) => setImmediate(resolve));
+    await turn(() =>
+      inTransaction(store, async (transaction) => {
+        const collection = transaction.collection<T>(name);
+        if (collection.bulkWrite) await collection.bulkWrite(step.map((document) => ({ put: document })));
+        else for (const document of step) await collection.put(document);
+      }),
+    );
   }
 }
 
@@ -398,37 +467,75 @@ async function keepOtherDays(live: ReadStore, store: ReadStore, days: Days): Pro
   }
 }
 
+/** Which subjects' events a thread of a bulk load counts: those whose share (`shareOf`) is `index`, of `count`. */
+export interface SubjectShare {
+  index: number;
+  count: number;
+}
+
+/** What a share of a bulk load counted: its player events, and the projects' sums of its content's hours. */
+export interface ShareLoaded {
+  counted: number;
+  projects: PlainGains[];
+}
+
+/** The share of `count` a subject (a content item's UUID, an ad's id) falls in: a listen's events all go to one. */
+function shareOf(subject: string, count: number): number {
+  let hash = 0;
+  for (let i = 0; i < subject.length; i += 1) hash = (Math.imul(hash, 31) + subject.charCodeAt(i)) | 0;
+  return (hash >>> 0) % count;
+}
+
+const subjectOf = (event: StoredPlayerEvent) => (event.mediaType === 'content' ? event.contentId! : String(event.adId));
+
 /**
- * The log's player events up to `until`, counted in memory up to `bulkEvents` at a time, into empty collections: each
- * document is written once per step, not once per log event (docs/analytics.md, "Rebuilds").
+ * The log's player events up to `until` of the subjects in `share`, counted in memory up to `bulkEvents` at a time,
+ * into empty collections: each document is written once per step, not once per log event (docs/analytics.md,
+ * "Rebuild"). The projects' roll-ups are summed for all steps, not written: they are the sums of every share's.
  */
-async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, until: number, options: { bulkEvents: number; days: Days | null }, onPassed: (position: number) => void): Promise<number> {
+export async function loadShare(
+  events: EventStore,
+  store: ReadStore,
+  live: ReadStore,
+  until: number,
+  options: { bulkEvents: number; days: Days | null; share: SubjectShare; writing?: Writing },
+  onPassed: (position: number) => void,
+): Promise<{ counted: number; projects: Sums }> {
   const listens = store.collection<ListenView>(ANALYTICS_LISTENS);
   const rollups = store.collection<RollupView>(ANALYTICS_ROLLUPS);
-  const { days } = options;
+  const { days, share, writing } = options;
   const newTally = () => new Tally(live, days ? (day) => day >= days.from && day <= days.to : undefined);
+  const projects = new Sums();
+  const shares = new Map<string, boolean>();
+  const mine = (event: StoredPlayerEvent) => {
+    if (share.count === 1) return true;
+    const subject = subjectOf(event);
+    let is = shares.get(subject);
+    if (is === undefined) shares.set(subject, (is = shareOf(subject, share.count) === share.index));
+    return is;
+  };
   let tally = newTally();
   /** Whether the collections hold documents of an earlier step, which the tally then reads before counting. */
   let holding = false;
-  let loaded = 0;
+  let counted = 0;
   const flush = async () => {
-    loaded += tally.counted;
-    const documents = await tally.documents(holding ? rollups : null);
-    await writeInSteps(store, ANALYTICS_ROLLUPS, documents.rollups);
-    await writeInSteps(store, ANALYTICS_LISTENS, documents.listens);
+    counted += tally.counted;
+    const documents = await tally.documents(holding ? rollups : null, projects);
+    await writeInSteps(store, ANALYTICS_ROLLUPS, documents.rollups, writing);
+    await writeInSteps(store, ANALYTICS_LISTENS, documents.listens, writing);
     holding = true;
     tally = newTally();
   };
-  const share = { prefixes: [PLAYER_EVENTS_PREFIX], shared: [], index: 0, count: 1 };
+  const logShare = { prefixes: [PLAYER_EVENTS_PREFIX], shared: [], index: 0, count: 1 };
   for (let after = 0; after < until; ) {
     // Where the log is a local file it is read filtered where it lies; elsewhere whole, the player events kept.
-    const read = events.readShare ? await events.readShare(after, Math.min(until, after + READ_LOG_EVENTS), share) : await events.readAll(after, READ_LOG_EVENTS);
+    const read = events.readShare ? await events.readShare(after, Math.min(until, after + READ_LOG_EVENTS), logShare) : await events.readAll(after, READ_LOG_EVENTS);
     if (read.length === 0 && !events.readShare) break;
     after = events.readShare ? Math.min(until, after + READ_LOG_EVENTS) : read.at(-1)!.position;
     for (const event of read) {
       if (event.position > until) break;
       if (event.type !== 'PlayerEventsRecorded' || !event.stream.startsWith(PLAYER_EVENTS_PREFIX)) continue;
-      const playerEvents = loggedOf(event).events;
+      const playerEvents = loggedOf(event).events.filter(mine);
       if (holding) await tally.readListens(listens, playerEvents);
       await tally.count(event.position, playerEvents);
       if (tally.counted >= options.bulkEvents) await flush();
@@ -436,16 +543,94 @@ async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, u
     onPassed(after);
   }
   await flush();
-  if (days) await keepOtherDays(live, store, days);
-  return loaded;
+  return { counted, projects };
 }
+
+/** Below this many log events (each up to 1,000 player events) one thread is about as quick: starting one costs about a second. */
+export const SPLIT_FROM_LOG_EVENTS = 200;
+
+/**
+ * Loads the log's player events up to `until` into the empty shadows `store` of `live`: on `threads` threads where
+ * the log and the read store are local files (each thread counts the events of a share of the content items and
+ * ads, reading the log itself), else on this one; then the projects' roll-ups summed from every share's, and with
+ * `days`, the live roll-ups of other days.
+ */
+async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, until: number, options: { bulkEvents: number; days: Days | null; threads: number | null; log: (message: string) => void }, onPassed: (position: number) => void): Promise<number> {
+  const { days } = options;
+  const threads = options.threads ?? (until >= SPLIT_FROM_LOG_EVENTS ? Math.min(availableParallelism(), MOST_THREADS) : 1);
+  const split = threads > 1 && events.file && live.file ? await loadOnThreads(events.file, live.file, until, { ...options, threads }, onPassed) : null;
+  if (!split && threads > 1) for (const name of [ANALYTICS_ROLLUPS, ANALYTICS_LISTENS]) await store.collection(name).clear();
+  const { counted, projects } = split ?? (await loadShare(events, store, live, until, { ...options, share: { index: 0, count: 1 } }, onPassed));
+  await writeInSteps(store, ANALYTICS_ROLLUPS, await rollupDocuments(projects.all, null));
+  if (days) await keepOtherDays(live, store, days);
+  return counted;
+}
+
+/** Threads beyond this gain little: they share the store's one writer. */
+const MOST_THREADS = 4;
+
+/**
+ * The bulk load's shares on threads (`analyticsThread.ts`), each writing its documents into the shadows in turns;
+ * null when a thread failed (said in the log), the shadows then holding part of the documents (cleared by the caller).
+ */
+async function loadOnThreads(eventsFile: string, readFile: string, until: number, options: { bulkEvents: number; days: Days | null; threads: number; log: (message: string) => void }, onPassed: (position: number) => void): Promise<{ counted: number; projects: Sums } | null> {
+  const { threads, log } = options;
+  log(`counting on ${threads} threads, each the events of a share of the content items and ads`);
+  const writing = turnCell();
+  const passed = new Array<number>(threads).fill(0);
+  const workers: Worker[] = [];
+  const finished = Array.from({ length: threads }, (_, index) => {
+    const task: AnalyticsTask = { writing, eventsFile, readFile, until, bulkEvents: options.bulkEvents, days: options.days, share: { index, count: threads } };
+    const worker = startThread('analyticsThread', new URL('./analyticsThread.ts', import.meta.url), task);
+    workers.push(worker);
+    return new Promise<ShareLoaded>((resolve, reject) => {
+      worker.on('message', (report: AnalyticsReport) => {
+        if (report.kind === 'passed') {
+          passed[index] = report.position;
+          onPassed(Math.min(...passed));
+        } else if (report.kind === 'done') resolve(report.loaded);
+        else reject(new Error(report.error));
+      });
+      worker.on('error', reject);
+      worker.on('exit', (code) => reject(new Error(`thread ${index} exited with code ${code}`)));
+    });
+  });
+  try {
+    const shares = await Promise.all(finished);
+    const projects = new Sums();
+    for (const share of shares) projects.addPlain(share.projects);
+    return { counted: shares.reduce((sum, { counted }) => sum + counted, 0), projects };
+  } catch (error) {
+    log(`counting on one thread: a thread failed (${error instanceof Error ? error.message : String(error)})`);
+    return null;
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
+/** What a thread of the bulk load is given. */
+export interface AnalyticsTask {
+  /** The cell the threads take turns through (`turns`). */
+  writing: Int32Array;
+  eventsFile: string;
+  readFile: string;
+  until: number;
+  bulkEvents: number;
+  days: Days | null;
+  share: SubjectShare;
+}
+
+export type AnalyticsReport = { kind: 'passed'; position: number } | { kind: 'done'; loaded: ShareLoaded } | { kind: 'failed'; error: string };
 
 /**
  * The projection; `live` is the store the projects' time zones are read from (the live one, also during a rebuild).
  * A rebuild's bulk load counts `bulkEvents` player events in memory before it writes (1 GB resident a million);
  * with `days`, it counts again only the roll-ups of those local days and keeps the live ones of the others.
  */
-export function analyticsProjection(live: ReadStore, { bulkEvents = 1_000_000, days = null }: { bulkEvents?: number; days?: Days | null } = {}): Projection {
+export function analyticsProjection(
+  live: ReadStore,
+  { bulkEvents = 1_000_000, days = null, threads = null, log = () => undefined }: { bulkEvents?: number; days?: Days | null; threads?: number | null; log?: (message: string) => void } = {},
+): Projection {
   const name = 'analytics';
   return {
     name,
@@ -460,7 +645,7 @@ export function analyticsProjection(live: ReadStore, { bulkEvents = 1_000_000, d
       await applyPlayerEvents(store, live, playerEventsOf(events));
     },
     async bulkLoad(events, store, until, onPassed) {
-      const counted = await bulkLoad(events, store, live, until, { bulkEvents, days }, onPassed);
+      const counted = await bulkLoad(events, store, live, until, { bulkEvents, days, threads, log }, onPassed);
       await store.collection(CHECKPOINTS).put({ _id: name, position: until });
       return { counted, unit: 'player events' };
     },

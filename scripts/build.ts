@@ -1,6 +1,6 @@
 // Compiles the service's entry points to plain JavaScript in dist/, so a start loads no TypeScript transformer.
 //
-//   tsx scripts/build.ts                  build dist/main.js, dist/worker.js, dist/cli.js and the threads dist/splitReplayWorker.js, dist/levelWorker.js
+//   tsx scripts/build.ts                  build dist/main.js, dist/worker.js, dist/cli.js and the threads dist/splitReplayWorker.js, dist/levelWorker.js, dist/analyticsThread.js
 //   tsx scripts/build.ts --if-stale       only when dist/ is missing or older than a file it was built from
 //   tsx scripts/build.ts --outdir DIR     build into DIR instead (the build test)
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ENTRY_POINTS = { main: 'src/main.ts', worker: 'src/worker.ts', cli: 'src/cli.ts', splitReplayWorker: 'src/operations/splitReplayWorker.ts', levelWorker: 'src/media/levelWorker.ts' };
+const ENTRY_POINTS = { main: 'src/main.ts', worker: 'src/worker.ts', cli: 'src/cli.ts', splitReplayWorker: 'src/operations/splitReplayWorker.ts', levelWorker: 'src/media/levelWorker.ts', analyticsThread: 'projections/analyticsThread.ts' };
 // Besides the bundled sources, what changes the output.
 const SETTINGS = ['tsconfig.json', 'scripts/build.ts'];
 

@@ -15,7 +15,7 @@ import { listQuarantine, retryQuarantine } from './operations/quarantine.ts';
 import { rebuildOnline } from './operations/rebuild.ts';
 import { SPLIT_FROM_EVENTS, type SplitOptions } from './operations/splitReplay.ts';
 import { progressLine } from './operations/progressLine.ts';
-import { analyticsProjection } from '../projections/analytics.ts';
+import { analyticsProjection, SPLIT_FROM_LOG_EVENTS } from '../projections/analytics.ts';
 import { importEvents } from './analytics/import.ts';
 
 const usage = `Usage: npm run cli -- <command> [options]
@@ -37,10 +37,14 @@ const usage = `Usage: npm run cli -- <command> [options]
   analytics import FILE.ndjson                import historical player events, one a line (the player's shape plus
                                               created_at); rejected lines are reported with their numbers; a second
                                               import of the same file adds nothing
-  analytics rebuild [--from DATE --to DATE]   rebuild the listening analytics from the stored player events, into
+  analytics rebuild [--from DATE --to DATE] [--threads N]
+                                              rebuild the listening analytics from the stored player events, into
                                               shadow collections swapped in while the service keeps serving;
                                               with --from/--to (yyyy-mm-dd, the projects' local days) only the
-                                              roll-ups of those days are counted again, the others kept
+                                              roll-ups of those days are counted again, the others kept; a log of
+                                              ${SPLIT_FROM_LOG_EVENTS} log events or more is counted on a thread per core, each the
+                                              events of a share of the content items and ads; --threads N for N
+                                              threads at any length, 1 for none
   projections quarantine                      list the events projections could not apply
   projections quarantine retry POSITION|all   have the running service apply them again (after a fix);
                                               exit 0 when all applied, 1 when not (yet)`;
@@ -157,7 +161,8 @@ async function run(infra: Infrastructure, config: Config): Promise<number> {
   if (area === 'projections' && action === 'quarantine') return quarantine(infra, positionals[2], positionals[3]);
   if (area === 'analytics' && action === 'import') return importPlayerEvents(infra, argument);
   if (area === 'analytics' && action === 'rebuild') {
-    await rebuild(infra, [analyticsProjection(infra.read, { bulkEvents: config.ANALYTICS_REBUILD_EVENTS, days: daysOption() })], {});
+    const threads = values.threads === undefined ? null : wholeNumberOption('threads');
+    await rebuild(infra, [analyticsProjection(infra.read, { bulkEvents: config.ANALYTICS_REBUILD_EVENTS, days: daysOption(), threads, log: console.error })], {});
     return 0;
   }
   const now = new Date();

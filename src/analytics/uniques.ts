@@ -101,6 +101,13 @@ export class Sketch {
     } else for (const [index, rank] of other.pairs!) this.raise(index, rank);
   }
 
+  /** Adds the listeners of a stored sketch (its text). */
+  addEncoded(text: string): void {
+    forEachRegister(text, (index, rank) => {
+      if (rank > 0) this.raise(index, rank);
+    });
+  }
+
   private raise(index: number, rank: number): void {
     if (this.registers) {
       if (rank > this.registers[index]!) this.registers[index] = rank;

@@ -1,11 +1,9 @@
 // Levelling off the event loop: short sounds are levelled (src/media/loudness.ts) on one thread of the process,
 // started when first needed, so a sentence's CPU work (tens of milliseconds) never holds up requests or the lease.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../infrastructure/threads.ts';
 import { MediaError } from './errors.ts';
 import type { LevelReply, LevelRequest } from './levelWorker.ts';
-
-/** Set on the first line of each bundle in dist/ (scripts/build.ts): the bundle's own address. */
-declare const __bundleUrl: string | undefined;
 
 interface Waiting {
   resolve(reply: { samples: Int16Array; extraDb: number }): void;
@@ -16,17 +14,9 @@ let thread: Worker | null = null;
 let nextId = 0;
 const waiting = new Map<number, Waiting>();
 
-/** Built beside the bundle when the service runs from dist/, else its source through tsx (as src/operations/splitReplay.ts). */
-function startThread(): Worker {
-  if (typeof __bundleUrl === 'string') return new Worker(new URL('./levelWorker.js', __bundleUrl));
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const program = JSON.stringify(new URL('./levelWorker.ts', import.meta.url).href);
-  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${program}); });`, { eval: true });
-}
-
 function levelThread(): Worker {
   if (thread) return thread;
-  const started = startThread();
+  const started = startThread('levelWorker', new URL('./levelWorker.ts', import.meta.url));
   started.on('message', (reply: LevelReply) => {
     const waiter = waiting.get(reply.id);
     waiting.delete(reply.id);

@@ -2,12 +2,13 @@
 // one thread, in order) through the projections into the shadows, so that the projections' work runs on every core
 // (docs/read-store.md, "Rebuilds").
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { inTransaction, type ReadStore } from '../infrastructure/readStore/port.ts';
 import { CHECKPOINTS, type Projection } from '../../projections/projection.ts';
 import { QUARANTINE_STREAM } from '../../projections/quarantine.ts';
 import { readyForBulkLoad } from '../../projections/runner.ts';
+import { startThread, turnCell } from '../infrastructure/threads.ts';
 import type { ShareReport, ShareTask } from './splitReplayWorker.ts';
 
 /** Below this many events one thread is about as quick: starting threads (their modules, their connections) costs part of a second. */
@@ -20,20 +21,6 @@ export const SPLIT_FROM_EVENTS = 20_000;
 const STEP_POSITIONS = 8_000;
 /** Threads beyond this gain little: they share one writer of the read store. */
 const MOST_THREADS = 4;
-
-/** Set on the first line of each bundle in dist/ (scripts/build.ts): the bundle's own address. */
-declare const __bundleUrl: string | undefined;
-
-/**
- * Starts a thread of the program: built beside the bundle when the service runs from dist/, else its source, which
- * the thread loads through tsx (registered in the thread: Node 20 does not carry the hooks of `--import` into it).
- */
-function startThread(task: ShareTask): Worker {
-  if (typeof __bundleUrl === 'string') return new Worker(new URL('./splitReplayWorker.js', __bundleUrl), { workerData: task });
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const program = JSON.stringify(new URL('./splitReplayWorker.ts', import.meta.url).href);
-  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${program}); });`, { eval: true, workerData: task });
-}
 
 const overlaps = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
 
@@ -83,7 +70,7 @@ export async function replaySplit(events: EventStore, read: ReadStore, shadows: 
   await read.settle?.();
   log(`replaying on ${threads} threads, each a share of the streams`);
   const passed = new Array<number>(threads).fill(0);
-  const writing = new Int32Array(new SharedArrayBuffer(4));
+  const writing = turnCell();
   const workers: Worker[] = [];
   const finished = Array.from({ length: threads }, (_, index) => {
     const task: ShareTask = {
@@ -95,7 +82,7 @@ export async function replaySplit(events: EventStore, read: ReadStore, shadows: 
       until,
       step: STEP_POSITIONS,
     };
-    const worker = startThread(task);
+    const worker = startThread('splitReplayWorker', new URL('./splitReplayWorker.ts', import.meta.url), task);
     workers.push(worker);
     return new Promise<Map<string, unknown>>((resolve, reject) => {
       worker.on('message', (report: ShareReport) => {

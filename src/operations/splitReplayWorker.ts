@@ -9,6 +9,7 @@ import { createSqliteReadStore } from '../infrastructure/readStore/sqlite.ts';
 import { serializeAhead } from '../infrastructure/readStore/sqliteCollection.ts';
 import { createBatchStore } from '../../projections/batchStore.ts';
 import { allProjections } from '../../projections/index.ts';
+import { turns } from '../infrastructure/threads.ts';
 import { shadowsOf } from './shadows.ts';
 
 export interface ShareTask {
@@ -26,22 +27,6 @@ export interface ShareTask {
 export type ShareReport = { kind: 'passed'; position: number } | { kind: 'done'; tallies: Map<string, unknown> } | { kind: 'failed'; error: string };
 
 const report = (message: ShareReport) => parentPort!.postMessage(message);
-
-/**
- * The threads write one at a time, taking turns through a shared cell: a thread waiting for its turn wakes as soon
- * as the one before has committed, where SQLite's busy handler would sleep on in growing steps (up to 100 ms).
- */
-function turns(cell: Int32Array) {
-  return async <R>(write: () => Promise<R>): Promise<R> => {
-    while (Atomics.compareExchange(cell, 0, 0, 1) !== 0) Atomics.wait(cell, 0, 1);
-    try {
-      return await write();
-    } finally {
-      Atomics.store(cell, 0, 0);
-      Atomics.notify(cell, 0, 1);
-    }
-  };
-}
 
 async function replayShare({ writing, eventsFile, readFile, projections: names, share, until, step }: ShareTask): Promise<Map<string, unknown>> {
   const inTurn = turns(writing);

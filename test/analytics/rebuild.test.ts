@@ -54,12 +54,15 @@ describe('analytics backfills', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
-    // Counted 2,000 player events at a time: every step after the first reads what the steps before it wrote.
-    const rebuilt = await cliWithin(240_000, { ...server.env, ANALYTICS_REBUILD_EVENTS: '2000' }, 'analytics', 'rebuild');
+    // On two threads, each counting 2,000 player events at a time: every step after a thread's first reads what its
+    // steps before wrote, and the projects' figures are the sums of both threads' counts.
+    const rebuilt = await cliWithin(240_000, { ...server.env, ANALYTICS_REBUILD_EVENTS: '2000' }, 'analytics', 'rebuild', '--threads', '2');
     writing = false;
     await writer;
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stderr).toMatch(/rebuild \[#+\] [\d,]+ \/ [\d,]+ events, [\d,]+ events\/s, done/);
+    expect(rebuilt.stderr).toContain('counting on 2 threads');
+    expect(rebuilt.stderr).not.toContain('counting on one thread');
     expect(rebuilt.stdout).toMatch(/analytics: rebuilt to position \d+ \(\d+ analyticsRollups, \d+ analyticsListens\)/);
     const loaded = /analytics: ([\d,]+) player events loaded in bulk; served from the rebuilt read model [\d.]+ s after the start \([\d,]+ player events\/s\)/.exec(rebuilt.stdout);
     expect(Number(loaded?.[1]?.replaceAll(',', ''))).toBeGreaterThan(SESSIONS);
@@ -84,10 +87,14 @@ describe('analytics backfills', () => {
     const refused = await longCli('analytics', 'rebuild', '--from', dayBefore(9));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--from and --to go together');
-    const ranged = await longCli('analytics', 'rebuild', '--from', dayBefore(9), '--to', dayBefore(3));
+    // Some days on three threads; then all on one: the same counts.
+    const ranged = await longCli('analytics', 'rebuild', '--from', dayBefore(9), '--to', dayBefore(3), '--threads', '3');
     expect(ranged.code, ranged.stderr).toBe(0);
+    expect(ranged.stderr).toContain('counting on 3 threads');
     const some = await daily();
-    expect((await longCli('analytics', 'rebuild')).code).toBe(0);
+    const whole = await longCli('analytics', 'rebuild', '--threads', '1');
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stderr).not.toContain('counting on');
     const all = await daily();
     expect(all.slice(0, 13)).not.toEqual(before.slice(0, 13));
     // The 13 days before --from as they were; the 7 from --from to --to as a whole rebuild counts them.

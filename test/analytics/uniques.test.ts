@@ -45,3 +45,19 @@ describe('Sketch.addAll', () => {
     expect(b.encodedWith('')).toBe(stored(left - 2, right));
   });
 });
+
+describe('Sketch.addEncoded', () => {
+  // A rebuild's threads hand their projects' sketches over as stored text: taken back, they merge as the sketches did.
+  it.each([0, 3, 40, 200, 5_000])('takes back a stored sketch of %i listeners, alone and merged with another', (count) => {
+    const taken = new Sketch();
+    taken.addEncoded(stored(0, count));
+    expect(taken.encodedWith('')).toBe(stored(0, count));
+    const merged = new Sketch();
+    for (let n = 0; n < 30; n += 1) merged.add(`listener-${count + n - 10}`);
+    merged.addEncoded(stored(0, count));
+    const all = new Sketch();
+    for (let n = 0; n < count; n += 1) all.add(`listener-${n}`);
+    for (let n = 0; n < 30; n += 1) all.add(`listener-${count + n - 10}`);
+    expect(merged.encodedWith('')).toBe(all.encodedWith(''));
+  });
+});

@@ -69,6 +69,11 @@ describe('the build (npm run build, npm start)', () => {
     expect(rebuilt.stderr).not.toContain('replaying on one thread');
     // The item the service took, replayed from the log.
     expect(rebuilt.stdout).toMatch(/contentItems: rebuilt to position \d+ \(1 contentItems/);
+    // And the analytics' own threads, built beside it too.
+    const analytics = await promisify(execFile)(process.execPath, [path.join(outdir, 'cli.js'), 'analytics', 'rebuild', '--threads', '2'], { cwd: ROOT, env: embedded, timeout: 60_000 });
+    expect(analytics.stderr).toContain('counting on 2 threads');
+    expect(analytics.stderr).not.toContain('counting on one thread');
+    expect(analytics.stdout).toMatch(/analytics: rebuilt to position \d+ \(0 analyticsRollups, 0 analyticsListens\)/);
   });
 
   it('with --if-stale, builds again only when a source is newer than the build', async () => {
