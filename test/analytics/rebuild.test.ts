@@ -35,7 +35,8 @@ beforeAll(async () => {
   const file = path.join(server.dataDir, 'traffic.ndjson');
   const events = generateTraffic({ projectId: 1, contentIds: items, adIds: [ad.body.id], sessions: SESSIONS, from: new Date(Date.now() - 30 * 86_400_000), to: new Date(), seed: 27 });
   writeFileSync(file, [...events].map((event) => JSON.stringify(event)).join('\n'));
-  expect((await longCli('analytics', 'import', file)).code).toBe(0);
+  const imported = await longCli('analytics', 'import', file);
+  expect(imported.code, imported.stderr).toBe(0);
   await eventually<any[]>(server, `/v1/projects/1/analytics?aggregation=all&${range}`, (body) => body[0]?.player_impressions.total === SESSIONS, 60_000);
 }, 120_000);
 afterAll(() => server.stop());
