@@ -1,9 +1,9 @@
 // Listening analytics: player events (`player-events-*` streams) into hourly and daily roll-ups per content item, ad
 // and project, in the project's time zone (docs/analytics.md, "Storage").
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import type { EventStore, RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
 import { startThread, turnCell } from '../src/infrastructure/threads.ts';
+import { sharesDone } from '../src/operations/shareThreads.ts';
 import { inTransaction, type Collection, type Document, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type DeviceKey, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
 import { localPeriodsOf } from '../src/analytics/periods.ts';
@@ -558,7 +558,10 @@ export const SPLIT_FROM_LOG_EVENTS = 200;
 async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, until: number, options: { bulkEvents: number; days: Days | null; threads: number | null; log: (message: string) => void }, onPassed: (position: number) => void): Promise<number> {
   const { days } = options;
   const threads = options.threads ?? (until >= SPLIT_FROM_LOG_EVENTS ? Math.min(availableParallelism(), MOST_THREADS) : 1);
-  const split = threads > 1 && events.file && live.file ? await loadOnThreads(events.file, live.file, until, { ...options, threads }, onPassed) : null;
+  const onThreads = threads > 1 && events.file && live.file;
+  // The tables an earlier rebuild retired are dropped first: only the threads write while they run, in turns.
+  if (onThreads) await live.settle?.();
+  const split = onThreads ? await loadOnThreads(events.file!, live.file!, until, { ...options, threads }, onPassed) : null;
   if (!split && threads > 1) for (const name of [ANALYTICS_ROLLUPS, ANALYTICS_LISTENS]) await store.collection(name).clear();
   const { counted, projects } = split ?? (await loadShare(events, store, live, until, { ...options, share: { index: 0, count: 1 } }, onPassed));
   await writeInSteps(store, ANALYTICS_ROLLUPS, await rollupDocuments(projects.all, null));
@@ -577,34 +580,18 @@ async function loadOnThreads(eventsFile: string, readFile: string, until: number
   const { threads, log } = options;
   log(`counting on ${threads} threads, each the events of a share of the content items and ads`);
   const writing = turnCell();
-  const passed = new Array<number>(threads).fill(0);
-  const workers: Worker[] = [];
-  const finished = Array.from({ length: threads }, (_, index) => {
+  const workers = Array.from({ length: threads }, (_, index) => {
     const task: AnalyticsTask = { writing, eventsFile, readFile, until, bulkEvents: options.bulkEvents, days: options.days, share: { index, count: threads } };
-    const worker = startThread('analyticsThread', new URL('./analyticsThread.ts', import.meta.url), task);
-    workers.push(worker);
-    return new Promise<ShareLoaded>((resolve, reject) => {
-      worker.on('message', (report: AnalyticsReport) => {
-        if (report.kind === 'passed') {
-          passed[index] = report.position;
-          onPassed(Math.min(...passed));
-        } else if (report.kind === 'done') resolve(report.loaded);
-        else reject(new Error(report.error));
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => reject(new Error(`thread ${index} exited with code ${code}`)));
-    });
+    return startThread('analyticsThread', new URL('./analyticsThread.ts', import.meta.url), task);
   });
   try {
-    const shares = await Promise.all(finished);
+    const shares = await sharesDone<ShareLoaded>(workers, onPassed);
     const projects = new Sums();
     for (const share of shares) projects.addPlain(share.projects);
     return { counted: shares.reduce((sum, { counted }) => sum + counted, 0), projects };
   } catch (error) {
     log(`counting on one thread: a thread failed (${error instanceof Error ? error.message : String(error)})`);
     return null;
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
   }
 }
 
@@ -619,8 +606,6 @@ export interface AnalyticsTask {
   days: Days | null;
   share: SubjectShare;
 }
-
-export type AnalyticsReport = { kind: 'passed'; position: number } | { kind: 'done'; loaded: ShareLoaded } | { kind: 'failed'; error: string };
 
 /**
  * The projection; `live` is the store the projects' time zones are read from (the live one, also during a rebuild).

@@ -2,14 +2,14 @@
 // one thread, in order) through the projections into the shadows, so that the projections' work runs on every core
 // (docs/read-store.md, "Rebuilds").
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { inTransaction, type ReadStore } from '../infrastructure/readStore/port.ts';
 import { CHECKPOINTS, type Projection } from '../../projections/projection.ts';
 import { QUARANTINE_STREAM } from '../../projections/quarantine.ts';
 import { readyForBulkLoad } from '../../projections/runner.ts';
 import { startThread, turnCell } from '../infrastructure/threads.ts';
-import type { ShareReport, ShareTask } from './splitReplayWorker.ts';
+import { sharesDone } from './shareThreads.ts';
+import type { ShareTask } from './splitReplayWorker.ts';
 
 /** Below this many events one thread is about as quick: starting threads (their modules, their connections) costs part of a second. */
 export const SPLIT_FROM_EVENTS = 20_000;
@@ -69,10 +69,8 @@ export async function replaySplit(events: EventStore, read: ReadStore, shadows: 
   await readyForBulkLoad(shadows, projections);
   await read.settle?.();
   log(`replaying on ${threads} threads, each a share of the streams`);
-  const passed = new Array<number>(threads).fill(0);
   const writing = turnCell();
-  const workers: Worker[] = [];
-  const finished = Array.from({ length: threads }, (_, index) => {
+  const workers = Array.from({ length: threads }, (_, index) => {
     const task: ShareTask = {
       writing,
       eventsFile: events.file!,
@@ -82,30 +80,16 @@ export async function replaySplit(events: EventStore, read: ReadStore, shadows: 
       until,
       step: STEP_POSITIONS,
     };
-    const worker = startThread('splitReplayWorker', new URL('./splitReplayWorker.ts', import.meta.url), task);
-    workers.push(worker);
-    return new Promise<Map<string, unknown>>((resolve, reject) => {
-      worker.on('message', (report: ShareReport) => {
-        if (report.kind === 'passed') {
-          passed[index] = report.position;
-          options.onPassed?.(Math.min(...passed));
-        } else if (report.kind === 'done') resolve(report.tallies);
-        else reject(new Error(report.error));
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => reject(new Error(`thread ${index} exited with code ${code}`)));
-    });
+    return startThread('splitReplayWorker', new URL('./splitReplayWorker.ts', import.meta.url), task);
   });
   let tallies: Map<string, unknown>[];
   try {
-    tallies = await Promise.all(finished);
+    tallies = await sharesDone<Map<string, unknown>>(workers, options.onPassed);
   } catch (error) {
-    await Promise.all(workers.map((worker) => worker.terminate()));
     log(`replaying on one thread: a thread failed (${error instanceof Error ? error.message : String(error)})`);
     for (const name of [...collections, CHECKPOINTS]) await shadows.collection(name).clear();
     return false;
   }
-  await Promise.all(workers.map((worker) => worker.terminate()));
   await inTransaction(shadows, async (transaction) => {
     for (const { name, split } of projections) {
       if (split) await split.merge(transaction, tallies.map((tally) => tally.get(name)));
