@@ -1,8 +1,7 @@
 // Listening analytics: player events (`player-events-*` streams) into hourly and daily roll-ups per content item, ad
 // and project, in the project's time zone (docs/analytics.md, "Storage").
-import { availableParallelism } from 'node:os';
 import type { EventStore, RecordedEvent } from '../src/infrastructure/eventStore/port.ts';
-import { startThread, turnCell } from '../src/infrastructure/threads.ts';
+import { shareThreads, startThread, turnCell } from '../src/infrastructure/threads.ts';
 import { sharesDone } from '../src/operations/shareThreads.ts';
 import { inTransaction, type Collection, type Document, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { deviceKeyOf, PLAYER_EVENTS_PREFIX, type DeviceKey, type PlayerEventsRecorded, type StoredPlayerEvent } from '../src/analytics/playerEvents.ts';
@@ -508,7 +507,6 @@ export async function loadShare(
   const projects = new Sums();
   const shares = new Map<string, boolean>();
   const mine = (event: StoredPlayerEvent) => {
-    if (share.count === 1) return true;
     const subject = subjectOf(event);
     let is = shares.get(subject);
     if (is === undefined) shares.set(subject, (is = shareOf(subject, share.count) === share.index));
@@ -535,7 +533,8 @@ export async function loadShare(
     for (const event of read) {
       if (event.position > until) break;
       if (event.type !== 'PlayerEventsRecorded' || !event.stream.startsWith(PLAYER_EVENTS_PREFIX)) continue;
-      const playerEvents = loggedOf(event).events.filter(mine);
+      const logged = loggedOf(event).events;
+      const playerEvents = share.count === 1 ? logged : logged.filter(mine);
       if (holding) await tally.readListens(listens, playerEvents);
       await tally.count(event.position, playerEvents);
       if (tally.counted >= options.bulkEvents) await flush();
@@ -557,20 +556,18 @@ export const SPLIT_FROM_LOG_EVENTS = 200;
  */
 async function bulkLoad(events: EventStore, store: ReadStore, live: ReadStore, until: number, options: { bulkEvents: number; days: Days | null; threads: number | null; log: (message: string) => void }, onPassed: (position: number) => void): Promise<number> {
   const { days } = options;
-  const threads = options.threads ?? (until >= SPLIT_FROM_LOG_EVENTS ? Math.min(availableParallelism(), MOST_THREADS) : 1);
+  const threads = options.threads ?? (until >= SPLIT_FROM_LOG_EVENTS ? shareThreads() : 1);
   const onThreads = threads > 1 && events.file && live.file;
   // The tables an earlier rebuild retired are dropped first: only the threads write while they run, in turns.
   if (onThreads) await live.settle?.();
   const split = onThreads ? await loadOnThreads(events.file!, live.file!, until, { ...options, threads }, onPassed) : null;
-  if (!split && threads > 1) for (const name of [ANALYTICS_ROLLUPS, ANALYTICS_LISTENS]) await store.collection(name).clear();
+  // What a failed thread's share wrote goes.
+  if (onThreads && !split) for (const name of [ANALYTICS_ROLLUPS, ANALYTICS_LISTENS]) await store.collection(name).clear();
   const { counted, projects } = split ?? (await loadShare(events, store, live, until, { ...options, share: { index: 0, count: 1 } }, onPassed));
   await writeInSteps(store, ANALYTICS_ROLLUPS, await rollupDocuments(projects.all, null));
   if (days) await keepOtherDays(live, store, days);
   return counted;
 }
-
-/** Threads beyond this gain little: they share the store's one writer. */
-const MOST_THREADS = 4;
 
 /**
  * The bulk load's shares on threads (`analyticsThread.ts`), each writing its documents into the shadows in turns;

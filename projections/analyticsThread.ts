@@ -2,10 +2,9 @@
 // content items and ads counted, their documents written into the rebuild's shadows in turns with the other threads,
 // and the projects' sums of its content's hours sent back.
 import { workerData } from 'node:worker_threads';
-import { inTransaction, type ReadStore } from '../src/infrastructure/readStore/port.ts';
 import { serializeAhead } from '../src/infrastructure/readStore/sqliteCollection.ts';
 import { turns } from '../src/infrastructure/threads.ts';
-import { shadowsOf } from '../src/operations/shadows.ts';
+import { shadowsWithTransactions } from '../src/operations/shadows.ts';
 import { runShare } from '../src/operations/shareThreads.ts';
 import { loadShare, type AnalyticsTask, type ShareLoaded } from './analytics.ts';
 
@@ -13,7 +12,7 @@ const task = workerData as AnalyticsTask;
 
 runShare(task, async (events, read, passed): Promise<ShareLoaded> => {
   // The shadows, a transaction of the store at a time; the projects' time zones are read from the live collections.
-  const shadows: ReadStore = { ...shadowsOf(read), transaction: (work) => inTransaction(read, (transaction) => work(shadowsOf(transaction))) };
+  const shadows = shadowsWithTransactions(read);
   // Each step's JSON made before its turn: the turns at the one writer are most of the threads' writing.
   const writing = { turn: turns(task.writing), ahead: serializeAhead };
   const { counted, projects } = await loadShare(events, shadows, read, task.until, { bulkEvents: task.bulkEvents, days: task.days, share: task.share, writing }, passed);

@@ -1,5 +1,6 @@
 // Threads of the program (a rebuild's shares, the levelling of sounds): started from the build in dist/ or from the
 // sources, and taking turns at the one writer of a SQLite file.
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** Set on the first line of each bundle in dist/ (scripts/build.ts): the bundle's own address. */
@@ -16,6 +17,12 @@ export function startThread(name: string, source: URL, workerData?: unknown): Wo
   const program = JSON.stringify(source.href);
   return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${program}); });`, { eval: true, workerData });
 }
+
+/** Threads of a rebuild's bulk load beyond this gain little: they share the read store's one writer. */
+const MOST_SHARE_THREADS = 4;
+
+/** The threads a rebuild's bulk load runs on unless told: one per core, at most MOST_SHARE_THREADS. */
+export const shareThreads = () => Math.min(availableParallelism(), MOST_SHARE_THREADS);
 
 /** One cell shared by threads that write one SQLite file: 1 while one of them writes. */
 export const turnCell = () => new Int32Array(new SharedArrayBuffer(4));

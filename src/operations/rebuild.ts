@@ -5,7 +5,7 @@ import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { inTransaction, type Document, type ReadStore } from '../infrastructure/readStore/port.ts';
 import { CHECKPOINTS, type BulkLoaded, type Projection } from '../../projections/projection.ts';
 import { catchUp, readyForBulkLoad, startProjections } from '../../projections/runner.ts';
-import { shadowOf, shadowsOf } from './shadows.ts';
+import { shadowOf, shadowsWithTransactions } from './shadows.ts';
 import { replaySplit, type SplitOptions } from './splitReplay.ts';
 
 export interface RebuildProgress {
@@ -38,11 +38,12 @@ function shadowStore(read: ReadStore) {
   let open = () => {};
   let fail: (error: Error) => void = () => {};
   let inFlight: Promise<unknown> = Promise.resolve();
+  const shadows = shadowsWithTransactions(read);
   const store: ReadStore = {
-    ...shadowsOf(read),
+    ...shadows,
     transaction: async (work) => {
       await gate;
-      const running = inTransaction(read, (transaction) => work(shadowsOf(transaction)));
+      const running = shadows.transaction!(work);
       inFlight = running.catch(() => undefined);
       return running;
     },

@@ -1,5 +1,5 @@
 // The shadow collections a rebuild writes into before it swaps them in (rebuild.ts), on whichever thread writes them.
-import type { ReadStore } from '../infrastructure/readStore/port.ts';
+import { inTransaction, type ReadStore } from '../infrastructure/readStore/port.ts';
 
 export const shadowOf = (collection: string) => `${collection}~rebuild`;
 
@@ -7,4 +7,10 @@ export const shadowOf = (collection: string) => `${collection}~rebuild`;
 export const shadowsOf = (store: ReadStore): ReadStore => ({
   collection: (name) => store.collection(shadowOf(name)),
   close: async () => {},
+});
+
+/** `shadowsOf(store)` whose transactions are the store's, with the shadows' names inside too. */
+export const shadowsWithTransactions = (store: ReadStore): ReadStore => ({
+  ...shadowsOf(store),
+  transaction: (work) => inTransaction(store, (transaction) => work(shadowsOf(transaction))),
 });

@@ -1,13 +1,12 @@
 // A rebuild's bulk load on several threads: each takes a share of the log's streams (every event of a stream goes to
 // one thread, in order) through the projections into the shadows, so that the projections' work runs on every core
 // (docs/read-store.md, "Rebuilds").
-import { availableParallelism } from 'node:os';
 import type { EventStore } from '../infrastructure/eventStore/port.ts';
 import { inTransaction, type ReadStore } from '../infrastructure/readStore/port.ts';
 import { CHECKPOINTS, type Projection } from '../../projections/projection.ts';
 import { QUARANTINE_STREAM } from '../../projections/quarantine.ts';
 import { readyForBulkLoad } from '../../projections/runner.ts';
-import { startThread, turnCell } from '../infrastructure/threads.ts';
+import { shareThreads, startThread, turnCell } from '../infrastructure/threads.ts';
 import { sharesDone } from './shareThreads.ts';
 import type { ShareTask } from './splitReplayWorker.ts';
 
@@ -19,9 +18,6 @@ export const SPLIT_FROM_EVENTS = 20_000;
  * 16,000 are no faster.
  */
 const STEP_POSITIONS = 8_000;
-/** Threads beyond this gain little: they share one writer of the read store. */
-const MOST_THREADS = 4;
-
 const overlaps = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
 
 /**
@@ -41,7 +37,7 @@ async function whyNot(events: EventStore, read: ReadStore, projections: Projecti
 }
 
 export interface SplitOptions {
-  /** Threads; by default one per core, at most MOST_THREADS. */
+  /** Threads; by default one per core, at most 4 (`shareThreads`). */
   threads?: number;
   /** The fewest events worth splitting (SPLIT_FROM_EVENTS). */
   from?: number;
@@ -56,7 +52,7 @@ export interface SplitOptions {
  * thread failed): the shadows are then empty again, for a runner to load from the start.
  */
 export async function replaySplit(events: EventStore, read: ReadStore, shadows: ReadStore, projections: Projection[], until: number, options: SplitOptions = {}): Promise<boolean> {
-  const threads = options.threads ?? Math.min(availableParallelism(), MOST_THREADS);
+  const threads = options.threads ?? shareThreads();
   const log = options.log ?? (() => undefined);
   const reason = await whyNot(events, read, projections, until, options.from ?? SPLIT_FROM_EVENTS, threads);
   if (reason) {

@@ -56,4 +56,5 @@ async function replayShare({ writing, projections: names, share, until, step }: 
   return tallies;
 }
 
-runShare(workerData as ShareTask, (events, read, passed) => replayShare(workerData as ShareTask, events, read, passed));
+const task = workerData as ShareTask;
+runShare(task, (events, read, passed) => replayShare(task, events, read, passed));
