@@ -2,7 +2,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { loopbackEnv } from '../test/support/loopbackEnv.ts';
 
@@ -15,9 +15,17 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/**
+ * The V8 flags `npm start` and `npm run cli` give node (package.json: the young generation's size), so that the
+ * benchmarks measure the service and the CLI as they run.
+ */
+export const NODE_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string)
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--') && word !== '--enable-source-maps');
+
 /** How the API starts: its TypeScript through tsx, as in development, or the build in dist/, as `npm start` does. */
-export const TSX_MAIN = ['--import', 'tsx', 'src/main.ts'];
-export const BUILT_MAIN = ['--enable-source-maps', 'dist/main.js'];
+export const TSX_MAIN = [...NODE_FLAGS, '--import', 'tsx', 'src/main.ts'];
+export const BUILT_MAIN = [...NODE_FLAGS, '--enable-source-maps', 'dist/main.js'];
 /** How long a start may take (BENCH_START_LIMIT_S, default 45): more on a machine busy with other work. */
 const START_LIMIT_S = Number(process.env.BENCH_START_LIMIT_S ?? 45);
 

@@ -1,6 +1,6 @@
 // The production start: scripts/build.ts compiles the service to plain JavaScript, which starts and serves without tsx.
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,10 @@ describe('the build (npm run build, npm start)', () => {
       expect(created.status).toBe(201);
       const fetched = await call(baseUrl, 'GET', `/v1/projects/1/content/${created.body.id}`);
       expect(fetched).toMatchObject({ status: 200, body: { title: 'Built', source_id: 'built-1', status: 'queued' } });
+      // A listen of it, as the player posts one, for the analytics rebuild below.
+      const listen = { device_type: 'desktop', media_type: 'content', project_id: 1, content_id: created.body.id, listen_session_id: '6f1c2a7e-3b8d-4e5f-9a0b-1c2d3e4f5a6b', listen_length_percent: 10 };
+      const posted = await fetch(`${baseUrl}/v1/analytics/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ ...listen, event_type: 'load' }, { ...listen, event_type: 'play' }]) });
+      expect(posted.status).toBe(200);
       // type-graphql's decorators survive the compilation: the schema is built from them at start.
       const graphql = await call(baseUrl, 'POST', '/graphql', { query: '{ projects { id name } }' });
       expect(graphql).toMatchObject({ status: 200, body: { data: { projects: [{ id: 1, name: 'Default project' }] } } });
@@ -70,10 +74,24 @@ describe('the build (npm run build, npm start)', () => {
     // The item the service took, replayed from the log.
     expect(rebuilt.stdout).toMatch(/contentItems: rebuilt to position \d+ \(1 contentItems/);
     // And the analytics' own threads, built beside it too.
-    const analytics = await promisify(execFile)(process.execPath, [path.join(outdir, 'cli.js'), 'analytics', 'rebuild', '--threads', '2'], { cwd: ROOT, env: embedded, timeout: 60_000 });
+    const analyticsRebuild = () => promisify(execFile)(process.execPath, [path.join(outdir, 'cli.js'), 'analytics', 'rebuild', '--threads', '2'], { cwd: ROOT, env: embedded, timeout: 60_000 });
+    // The listen: its item's hour, day and summary, and its project's hour, day and summary.
+    const counted = /analytics: rebuilt to position \d+ \(6 analyticsRollups, 1 analyticsListens\)/;
+    const analytics = await analyticsRebuild();
     expect(analytics.stderr).toContain('counting on 2 threads');
     expect(analytics.stderr).not.toContain('counting on one thread');
-    expect(analytics.stdout).toMatch(/analytics: rebuilt to position \d+ \(0 analyticsRollups, 0 analyticsListens\)/);
+    expect(analytics.stdout).toMatch(counted);
+    // Where a thread cannot start (its bundle missing), the count runs again on this one, to the same figures.
+    const thread = path.join(outdir, 'analyticsThread.js');
+    renameSync(thread, `${thread}.away`);
+    try {
+      const fallback = await analyticsRebuild();
+      expect(fallback.stderr).toMatch(/counting on one thread: a thread failed \(Cannot find module .*analyticsThread\.js/);
+      expect(fallback.stdout).toMatch(counted);
+      expect(fallback.stdout).toContain('equal to the read model before the rebuild: yes');
+    } finally {
+      renameSync(`${thread}.away`, thread);
+    }
   });
 
   it('with --if-stale, builds again only when a source is newer than the build', async () => {
