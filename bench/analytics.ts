@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
 import { generateTraffic } from './traffic.ts';
-import { benchEnv, median, NODE_FLAGS, percentile, startServer, type Server } from './service.ts';
+import { benchEnv, CLI_NODE_FLAGS, median, percentile, startServer, type Server } from './service.ts';
 import { API_KEY, cpuMs, loadAverage, loadRunner, machineLine, wholeOption } from './support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -105,7 +105,7 @@ async function writeTraffic(file: string, items: string[], events: number, seed:
 
 const cli = async (env: Record<string, string>, ...cliArgs: string[]) => {
   const started = performance.now();
-  const { stdout, stderr } = await run(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'src/cli.ts', ...cliArgs], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024, timeout: 1_800_000 });
+  const { stdout, stderr } = await run(process.execPath, [...CLI_NODE_FLAGS, '--import', 'tsx', 'src/cli.ts', ...cliArgs], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024, timeout: 1_800_000 });
   return { seconds: (performance.now() - started) / 1000, stdout, stderr };
 };
 

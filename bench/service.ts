@@ -15,13 +15,13 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/**
- * The V8 flags `npm start` and `npm run cli` give node (package.json: the young generation's size), so that the
- * benchmarks measure the service and the CLI as they run.
- */
-export const NODE_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string)
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--') && word !== '--enable-source-maps');
+const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+/** The V8 flags an npm script gives node (the young generation's size), beside its source maps. */
+const nodeFlagsOf = (script: 'start' | 'cli') => scripts[script]!.split(/\s+/).filter((word) => word.startsWith('--') && word !== '--enable-source-maps');
+
+/** The flags `npm start` and `npm run cli` run node with: the benchmarks measure the service and the CLI as they run. */
+export const NODE_FLAGS = nodeFlagsOf('start');
+export const CLI_NODE_FLAGS = nodeFlagsOf('cli');
 
 /** How the API starts: its TypeScript through tsx, as in development, or the build in dist/, as `npm start` does. */
 export const TSX_MAIN = [...NODE_FLAGS, '--import', 'tsx', 'src/main.ts'];

@@ -43,7 +43,7 @@ function shadowStore(read: ReadStore) {
     ...shadows,
     transaction: async (work) => {
       await gate;
-      const running = shadows.transaction!(work);
+      const running = shadows.transaction(work);
       inFlight = running.catch(() => undefined);
       return running;
     },

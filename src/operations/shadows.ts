@@ -10,7 +10,7 @@ export const shadowsOf = (store: ReadStore): ReadStore => ({
 });
 
 /** `shadowsOf(store)` whose transactions are the store's, with the shadows' names inside too. */
-export const shadowsWithTransactions = (store: ReadStore): ReadStore => ({
+export const shadowsWithTransactions = (store: ReadStore): ReadStore & Required<Pick<ReadStore, 'transaction'>> => ({
   ...shadowsOf(store),
   transaction: (work) => inTransaction(store, (transaction) => work(shadowsOf(transaction))),
 });
